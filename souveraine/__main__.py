@@ -1,0 +1,3 @@
+from souveraine.cli import main
+
+main()

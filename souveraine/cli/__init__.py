@@ -1,0 +1,111 @@
+"""The command line: Click commands only, each a thin layer over one library function.
+
+Commands load lazily, so `souveraine persist` pays only for what persist imports.
+"""
+
+import importlib
+import importlib.util
+import os
+import sys
+
+import click
+
+from souveraine import __version__
+from souveraine.errors import SouveraineError
+
+# command name -> module in souveraine.cli defining ``<name>_cmd`` ('-' read as '_')
+COMMANDS = {
+    "init": "init", "status": "status",
+    "hook": "laws", "verify": "laws",
+    "identity": "identity", "covenant": "identity", "witness": "identity",
+    "remember": "memories", "elevate": "memories", "attest": "memories", "attest-bytes": "memories",
+    "why": "memories", "forget": "memories", "visibility": "memories",
+    "persist": "persist", "surface": "inbox", "inbox": "inbox", "ledger": "ledger",
+    "wake": "wake",
+    "recall": "recall", "index": "recall",
+    "reflect": "reflect", "archive": "archive", "model": "reflect",
+    "doctor": "care", "defrag": "care", "digest": "care",
+    "schedule": "schedule",
+    "fork": "forks", "state": "forks", "unit": "forks", "triage": "forks",
+    "mcp": "agents", "tools": "agents", "integrate": "agents", "events": "agents",
+}
+
+
+def _available(module: str) -> bool:
+    return importlib.util.find_spec(f"souveraine.cli.{module}") is not None
+
+
+class LazyGroup(click.Group):
+    def list_commands(self, ctx):
+        return sorted(name for name, module in COMMANDS.items() if _available(module))
+
+    def get_command(self, ctx, name):
+        module = COMMANDS.get(name)
+        if module is None or not _available(module):
+            return None
+        return getattr(importlib.import_module(f"souveraine.cli.{module}"), name.replace("-", "_") + "_cmd")
+
+    def main(self, args=None, prog_name=None, **extra):
+        """One way to die: a line on stderr (and JSON on stdout with --json), a stable exit code."""
+        args = list(sys.argv[1:] if args is None else args)
+        as_json = "--json" in args
+        debug = "--debug" in args or bool(os.environ.get("SOUVERAINE_DEBUG"))
+        try:
+            super().main(args=args, prog_name=prog_name or "souveraine", standalone_mode=False, **extra)
+        except SouveraineError as exc:
+            if debug:
+                raise
+            _fail(exc.message, exc.exit_code, exc.code, as_json)
+        except click.exceptions.Abort:
+            _fail("aborted", 1, "aborted", as_json)
+        except click.ClickException as exc:
+            if as_json:
+                _json_error(exc.format_message(), "usage")
+            exc.show()
+            sys.exit(exc.exit_code)
+        except click.exceptions.Exit as exc:
+            sys.exit(exc.exit_code)
+        except KeyboardInterrupt:
+            _fail("interrupted; nothing half-written was kept", 130, "interrupted", False)
+        except BrokenPipeError:
+            sys.stderr.close()
+            sys.exit(1)
+        sys.exit(0)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.option("--memory", "memory_path", metavar="PATH", help="The memory to use (default: $SOUVERAINE_MEMORY, else the nearest souveraine.toml above).")
+@click.option("--debug", is_flag=True, help="Show a traceback on errors.")
+@click.version_option(__version__, prog_name="souveraine")
+@click.pass_context
+def cli(ctx, memory_path, debug):
+    """An agent's long-term memory: a git repository of Markdown files.
+
+    Each command does one thing to the memory and commits it. Data goes to stdout
+    (--json for programs), messages to stderr. Exit codes: 0 ok, 1 refused or
+    findings, 2 usage, 3 not a memory or bad config.
+
+    Example:
+
+        souveraine init ~/memory && cd ~/memory && souveraine status
+    """
+    ctx.ensure_object(dict)
+    ctx.obj["memory_path"] = memory_path
+    ctx.obj["debug"] = debug or bool(os.environ.get("SOUVERAINE_DEBUG"))
+
+
+def main(argv=None):
+    cli.main(args=sys.argv[1:] if argv is None else argv, prog_name="souveraine")
+
+
+def _fail(message: str, code: int, error: str, as_json: bool) -> None:
+    if as_json:
+        _json_error(message, error)
+    click.echo(f"souveraine: {message}", err=True)
+    sys.exit(code)
+
+
+def _json_error(message: str, error: str) -> None:
+    import json
+
+    click.echo(json.dumps({"ok": False, "error": error, "message": message}))

@@ -1,0 +1,59 @@
+"""The one way Souveraine writes a file: temp file, fsync, rename.
+
+A crash or a refusal at any moment leaves either the old file or the new one, never half.
+"""
+
+import os
+import tempfile
+from pathlib import Path
+
+
+def atomic_write(path: Path, data: str | bytes, mode: int | None = None) -> None:
+    """Replace ``path`` with ``data`` (text is written UTF-8 with LF line ends)."""
+    path = Path(path)
+    if isinstance(data, str):
+        data = data.replace("\r\n", "\n").encode("utf-8")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if mode is not None:
+            os.chmod(tmp, mode)
+        elif path.exists():
+            os.chmod(tmp, path.stat().st_mode & 0o7777)
+        else:
+            os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    _fsync_dir(path.parent)
+
+
+def atomic_append(path: Path, text: str) -> None:
+    """Append ``text`` by rewriting the whole file atomically (files here are small)."""
+    path = Path(path)
+    old = path.read_bytes() if path.exists() else b""
+    atomic_write(path, old + text.replace("\r\n", "\n").encode("utf-8"))
+
+
+def _fsync_dir(directory: Path) -> None:
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _umask() -> int:
+    current = os.umask(0)
+    os.umask(current)
+    return current

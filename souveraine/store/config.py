@@ -1,0 +1,201 @@
+"""souveraine.toml: read with tomllib, checked against one schema, defaults filled in.
+
+Every key has a default and a line of documentation here; docs/CONFIG.md is generated
+from this table. A wrong type or an unknown key is one ConfigError naming file and key.
+"""
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from souveraine.errors import ConfigError
+
+
+@dataclass(frozen=True)
+class Key:
+    type: type | tuple[type, ...]
+    default: Any
+    doc: str
+
+
+def _model_keys() -> dict[str, Key]:
+    return {
+        "context_limit": Key(int, 200_000, "the model's context window, in tokens"),
+        "archivist_threshold": Key(float, 0.7, "context pressure (0–1) at which the archivist compresses"),
+        "archivist_interval": Key(int, 100, "messages between archivist runs, whatever the pressure"),
+        "chars_per_token": Key(float, 4.0, "offline token estimate: characters per token"),
+        "wake_share": Key(float, 0.1, "share of the context window a wake may fill"),
+        "tokenizer": Key(str, "", "optional path to a tokenizer.json for exact counts"),
+    }
+
+
+SCHEMA: dict[str, dict[str, Key]] = {
+    "project": {
+        "id": Key(str, "", "this memory's project id (a uuid written by init)"),
+        "name": Key(str, "", "a human name for the memory"),
+        "model": Key(str, "default", "the [models.<name>] used when a command is not told one"),
+        "identity": Key(str, "", "the default identity handle for remember, wake and elevate"),
+    },
+    "inference": {
+        "endpoint": Key(str, "", "OpenAI-compatible base URL (e.g. http://localhost:11434/v1); empty: no model, extractive methods"),
+        "model": Key(str, "", "the model name sent to the endpoint"),
+        "api_key": Key(str, "", "a bearer token if the local server wants one"),
+        "timeout": Key((int, float), 60, "seconds to wait for one reply"),
+        "retries": Key(int, 2, "retries after a timeout or a 5xx answer"),
+        "reflection_model": Key(str, "", "model for reflect (a witness model); default: model"),
+        "archivist_model": Key(str, "", "model for archive (a smaller, faster one); default: model"),
+    },
+    "subconscious": {
+        "n1_enabled": Key(bool, True, "run the N+1 subconscious after each response; false keeps only the journal"),
+        "n1_trigger": Key(str, "every_response", "when persist runs its four functions: every_response or manual"),
+        "inbox_enabled": Key(bool, True, "queue thoughts in inbox/ and surface them"),
+    },
+    "reflection": {
+        "enabled": Key(bool, True, "run the N+25 reflection"),
+        "message_interval": Key(int, 25, "messages between reflections"),
+    },
+    "archivist": {
+        "enabled": Key(bool, True, "run the N+100 archivist"),
+        "threshold": Key(float, 0.7, "context pressure at which to compress (overrides the model's)"),
+        "interval": Key(int, 100, "messages between archivist runs"),
+    },
+    "schedule": {
+        "digest": Key(str, "0 9 * * 1", "cron expression for the weekly digest; empty: off"),
+        "defrag": Key(str, "0 3 1 * *", "cron expression for the monthly defrag; empty: off"),
+        "doctor": Key(str, "0 4 1 1,4,7,10 *", "cron expression for the quarterly doctor; empty: off"),
+        "check": Key(str, "*/30 * * * *", "cron expression for the reflect/archive due-check; empty: off"),
+        "misfire_grace": Key(int, 3600, "seconds a missed run may still start late"),
+        "on_busy": Key(str, "wait", "when the memory is locked: wait or skip"),
+        "lock_timeout": Key((int, float), 30, "seconds a scheduled job waits for the lock"),
+    },
+    "privacy": {
+        "never_share": Key(list, [], "phrases or globs of paths never put in a shared or low-bandwidth wake"),
+    },
+    "laws": {
+        "append_only": Key(list, [], "extra append-only path globs, beyond the Cloister's"),
+    },
+    "git": {
+        "author_name": Key(str, "Souveraine", "commit author when git has none configured (cron, CI)"),
+        "author_email": Key(str, "souveraine@localhost", "commit email when git has none configured"),
+        "lock_timeout": Key((int, float), 10, "seconds a command waits for another to finish"),
+    },
+    "recall": {
+        "half_life_days": Key((int, float), 30, "recency half-life for episodic items"),
+    },
+    "wake": {
+        "inner_voice_lines": Key(int, 12, "lines of the inner voice's tail in a wake"),
+        "recent_items": Key(int, 10, "recent memories listed in a wake"),
+    },
+    "doctor": {
+        "system_token_budget": Key(int, 15_000, "tokens system/ may hold before doctor warns"),
+        "max_note_bytes": Key(int, 24_000, "a note larger than this is a dumping ground"),
+    },
+    "forks": {
+        "divergence_threshold": Key(int, 200, "changed lines in system/ and identities/ above which a fork is not integrated"),
+    },
+    "events": {
+        "command": Key(str, "", "a shell command run after each commit for each event (JSON on stdin)"),
+    },
+}
+
+DYNAMIC = {"models": _model_keys()}
+
+
+class Config:
+    """A checked souveraine.toml: ``config["reflection"]["message_interval"]``."""
+
+    def __init__(self, data: dict[str, Any], path: Path | None = None):
+        self.path = path
+        self.data = data
+
+    def __getitem__(self, section: str) -> dict[str, Any]:
+        return self.data[section]
+
+    def get(self, section: str, key: str) -> Any:
+        return self.data[section][key]
+
+    def model(self, name: str | None = None) -> dict[str, Any]:
+        """The [models.<name>] table with defaults; the project's model when no name is given."""
+        name = name or self.data["project"]["model"]
+        models = self.data["models"]
+        if name not in models:
+            if name == "default" or not models:
+                return {**{k: v.default for k, v in _model_keys().items()}, "name": name}
+            known = ", ".join(sorted(models))
+            raise ConfigError(f"no model '{name}' in {self._where()} (known: {known}); add a [models.{name}] table")
+        return {**models[name], "name": name}
+
+    def _where(self) -> str:
+        return str(self.path) if self.path else "souveraine.toml"
+
+
+def load(path: Path) -> Config:
+    try:
+        raw = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: not found; run 'souveraine init' to make a memory") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML ({exc}); fix the file") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: not UTF-8 text; save it as UTF-8") from None
+    return Config(validate(raw, str(path)), Path(path))
+
+
+def validate(raw: dict[str, Any], where: str = "souveraine.toml") -> dict[str, Any]:
+    """Check every key and fill in defaults; raise one ConfigError at the first problem."""
+    data: dict[str, Any] = {}
+    for section, value in raw.items():
+        if section not in SCHEMA and section not in DYNAMIC:
+            raise ConfigError(f"{where}: unknown section [{section}]; known: {', '.join(sorted([*SCHEMA, *DYNAMIC]))}")
+        if not isinstance(value, dict):
+            raise ConfigError(f"{where}: '{section}' must be a table [{section}]")
+    for section, keys in SCHEMA.items():
+        data[section] = _section(raw.get(section, {}), keys, section, where)
+    data["models"] = {
+        name: _section(table, DYNAMIC["models"], f"models.{name}", where)
+        for name, table in _tables(raw.get("models", {}), "models", where).items()
+    }
+    return data
+
+
+def defaults() -> dict[str, Any]:
+    return validate({})
+
+
+def _tables(value: dict[str, Any], section: str, where: str) -> dict[str, dict]:
+    for name, table in value.items():
+        if not isinstance(table, dict):
+            raise ConfigError(f"{where}: [{section}] must hold tables like [{section}.{name}], not '{name} = …'")
+    return value
+
+
+def _section(table: dict[str, Any], keys: dict[str, Key], name: str, where: str) -> dict[str, Any]:
+    out = {}
+    for key, value in table.items():
+        if key not in keys:
+            raise ConfigError(f"{where}: unknown key '{key}' in [{name}]; known: {', '.join(keys)}")
+        out[key] = _check(value, keys[key], f"{name}.{key}", where)
+    for key, spec in keys.items():
+        out.setdefault(key, list(spec.default) if isinstance(spec.default, list) else spec.default)
+    return out
+
+
+def _check(value: Any, spec: Key, dotted: str, where: str) -> Any:
+    expected = spec.type if isinstance(spec.type, tuple) else (spec.type,)
+    if float in expected and isinstance(value, int) and not isinstance(value, bool):
+        return float(value) if expected == (float,) else value
+    if isinstance(value, bool) and bool not in expected:
+        ok = False
+    else:
+        ok = isinstance(value, expected)
+    if not ok:
+        names = " or ".join(_type_name(t) for t in expected)
+        raise ConfigError(f"{where}: '{dotted}' must be {names}, not {_type_name(type(value))} ({value!r})")
+    if isinstance(value, list) and not all(isinstance(item, str) for item in value):
+        raise ConfigError(f"{where}: '{dotted}' must be a list of strings")
+    return value
+
+
+def _type_name(t: type) -> str:
+    return {bool: "true/false", int: "an integer", float: "a number", str: "a string", list: "a list"}.get(t, t.__name__)

@@ -1,0 +1,83 @@
+"""The commit conventions: Conventional Commits 1.0 and the memory's own vocabulary.
+
+Every commit a tool makes is checked here before it is made; the commit-msg hook
+checks the same for commits made by hand.
+"""
+
+import re
+from dataclasses import dataclass
+
+HEADER = re.compile(
+    r"^(?P<type>[A-Za-z]+)(?:\((?P<scope>[^()\r\n]+)\))?(?P<breaking>!)?: (?P<description>\S.*)$"
+)
+
+TYPES = {
+    "feat": "something new in the memory: a memory, an identity, a covenant, a bootstrap",
+    "fix": "a correction: a rule or fact set right, a broken link mended",
+    "chore": "the tempos' routine: journal turns, syntheses, digests, defrag",
+    "refactor": "moves and renames of identical content only",
+    "docs": "notes for people: reference, reports, decisions",
+    "revert": "undoing an earlier commit",
+    "perf": "a change for speed",
+    "test": "tests",
+    "build": "build and packaging",
+    "ci": "continuous integration",
+    "style": "formatting only",
+}
+
+# The scopes the tools use, documented in docs/LAWS.md; others are allowed.
+SCOPES = {
+    "init": "the memory's bootstrap",
+    "memory": "memories, rules and corrections",
+    "journal": "turns appended by persist",
+    "inbox": "surfacing and the inbox",
+    "ledger": "commitments, assumptions, patterns, drift",
+    "reflect": "the N+25 witness entries",
+    "archive": "the archivist's syntheses",
+    "digest": "the weekly digest",
+    "defrag": "the monthly defrag",
+    "identity": "identities, elevations, attestations, forgetting",
+    "covenant": "the witness graph",
+    "state": "workflow state",
+    "fork": "parallel selves",
+    "hooks": "the laws' hooks",
+}
+
+GIT_WRITTEN = re.compile(r"^(Merge |Revert \"|fixup! |squash! |amend! )")
+
+
+@dataclass(frozen=True)
+class Header:
+    type: str
+    scope: str | None
+    breaking: bool
+    description: str
+
+
+def parse(message: str) -> Header | None:
+    """The header of a message, or None when it is not a Conventional Commit."""
+    first = message.lstrip("\n").split("\n", 1)[0].rstrip("\r")
+    match = HEADER.match(first)
+    if not match:
+        return None
+    return Header(match["type"].lower(), match["scope"], bool(match["breaking"]), match["description"])
+
+
+def problem(message: str) -> str | None:
+    """Why the message breaks the conventions, or None when it keeps them."""
+    lines = [line for line in message.split("\n") if not line.startswith("#")]
+    text = "\n".join(lines).strip("\n")
+    if not text.strip():
+        return "the commit message is empty"
+    if GIT_WRITTEN.match(text):
+        return None
+    header = parse(text)
+    if header is None:
+        return (f"'{text.splitlines()[0][:72]}' is not a Conventional Commit; "
+                "write 'type(scope): what changed', e.g. 'fix(memory): correct the birthday'")
+    if header.type not in TYPES:
+        return f"unknown commit type '{header.type}'; use one of: {', '.join(TYPES)}"
+    body = text.split("\n")
+    if len(body) > 1 and body[1].strip():
+        return "the header must be followed by a blank line before the body"
+    return None

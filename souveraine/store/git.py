@@ -1,0 +1,99 @@
+"""The one path to git: a sealed environment, one commit function.
+
+Commands shell out to the git binary instead of importing GitPython on their hot path:
+GitPython's import alone costs about 75 ms, half of persist's budget. GitPython serves
+where it pays (history walks, worktrees). Inside hooks git's variables are meant, so
+``sealed=False`` keeps them.
+"""
+
+import os
+import subprocess
+from pathlib import Path
+
+from souveraine.errors import GitError, Refused
+from souveraine.store import conventions
+
+# Variables that would point git at another repository or index than the memory's.
+_REDIRECTS = (
+    "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY",
+    "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_NAMESPACE", "GIT_COMMON_DIR",
+    "GIT_PREFIX", "GIT_QUARANTINE_PATH", "GIT_CEILING_DIRECTORIES",
+)
+
+_author_checked: dict[str, bool] = {}
+
+
+def sealed_env(root: Path, extra: dict[str, str] | None = None) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in _REDIRECTS}
+    env["GIT_CEILING_DIRECTORIES"] = str(Path(root).resolve().parent)
+    env["GIT_TERMINAL_PROMPT"] = "0"
+    env.setdefault("GIT_EDITOR", "true")
+    if extra:
+        env.update(extra)
+    return env
+
+
+def run(root: Path, *args: str, input: str | bytes | None = None, check: bool = True,
+        sealed: bool = True, env: dict[str, str] | None = None, text: bool = True) -> subprocess.CompletedProcess:
+    """Run ``git -C root args…``; raise GitError with git's own words when it fails."""
+    environment = sealed_env(root, env) if sealed else {**os.environ, **(env or {})}
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(root), *args], input=input, capture_output=True,
+            text=text, env=environment,
+        )
+    except FileNotFoundError:
+        raise GitError("git is not installed or not on PATH; install git and try again") from None
+    if check and done.returncode != 0:
+        err = done.stderr if text else done.stderr.decode(errors="replace")
+        raise GitError(f"git {args[0]} failed: {_last_line(err) or 'exit ' + str(done.returncode)}")
+    return done
+
+
+def head(root: Path) -> str | None:
+    done = run(root, "rev-parse", "--verify", "-q", "HEAD", check=False)
+    return done.stdout.strip() or None
+
+
+def author_env(root: Path, name: str, email: str) -> dict[str, str]:
+    """An author for git when it has none of its own (cron and CI have none)."""
+    key = str(root)
+    if key not in _author_checked:
+        _author_checked[key] = run(root, "var", "GIT_AUTHOR_IDENT", check=False).returncode == 0
+    if _author_checked[key]:
+        return {}
+    return {"GIT_AUTHOR_NAME": name, "GIT_AUTHOR_EMAIL": email,
+            "GIT_COMMITTER_NAME": name, "GIT_COMMITTER_EMAIL": email}
+
+
+def commit(root: Path, paths: list[str], message: str, *, author: dict[str, str] | None = None,
+           verify: bool = True) -> str | None:
+    """Stage exactly ``paths`` and commit them alone; None when nothing changed.
+
+    The message is checked against the conventions first; the hooks then keep the laws.
+    A refusal by a hook raises Refused with the hook's words.
+    """
+    why = conventions.problem(message)
+    if why:
+        raise Refused(f"commit refused: {why}")
+    if not paths:
+        return None
+    env = dict(author or {})
+    run(root, "add", "-A", "--", *paths, env=env)
+    if head(root) is not None:
+        changed = run(root, "diff", "--cached", "--quiet", "--", *paths, check=False, env=env)
+        if changed.returncode == 0:
+            return None
+    args = ["commit", "-q", "-m", message]
+    if not verify:
+        args.append("--no-verify")
+    done = run(root, *args, "--", *paths, check=False, env=env)
+    if done.returncode != 0:
+        lines = [l.strip() for l in (done.stderr or done.stdout).splitlines() if l.strip()]
+        raise Refused("; ".join(lines) if lines else "git refused the commit")
+    return run(root, "rev-parse", "HEAD").stdout.strip()
+
+
+def _last_line(text: str) -> str:
+    lines = [line.strip() for line in (text or "").splitlines() if line.strip()]
+    return lines[-1] if lines else ""

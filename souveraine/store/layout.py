@@ -1,0 +1,106 @@
+"""The Cloister: a memory's layout as code.
+
+Each region says where it lives, how much it weighs in the agent's context, and whether
+git's laws keep it append-only. DESIGN.md's table and docs/MEMORY.md describe the same.
+"""
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+PINNED = "pinned"          # in every wake
+PROGRESSIVE = "progressive"  # indexed in wake, loaded when needed
+ON_DEMAND = "on demand"    # loaded only when asked for
+QUERYABLE = "queryable only"  # reached through recall, never loaded whole
+CACHE = "cache"            # git-ignored, rebuildable
+CONFIG = "config"
+
+
+@dataclass(frozen=True)
+class Region:
+    pattern: str
+    weight: str
+    purpose: str
+    append_only: bool = False
+
+
+CLOISTER: tuple[Region, ...] = (
+    Region("souveraine.toml", CONFIG, "project id, models' context physics, modes, tempos, privacy"),
+    Region("system/metacognition/subconscious.md", PINNED, "the inner voice (its tail is pinned)", True),
+    Region("system/synthesized/**", PINNED, "dense essence written by the archivist"),
+    Region("system/persona/effective.md", PINNED, "the effective expression, regenerated on every identity change"),
+    Region("system/state.md", PINNED, "workflow state: phase, unit, files touched"),
+    Region("system/**", PINNED, "core identity: persona, principles, human, project, conventions"),
+    Region("memories/**", ON_DEMAND, "tiered memories, one file each"),
+    Region("identities/**", ON_DEMAND, "identities: DID, public keys, declared expression"),
+    Region("covenants/**", ON_DEMAND, "the witness graph: counterparties' DIDs and keys"),
+    Region("chronicle/**", ON_DEMAND, "recognition and seal moments", True),
+    Region("inbox/sent.md", ON_DEMAND, "the delivery log of surfaced thoughts", True),
+    Region("inbox/**", ON_DEMAND, "the nervous system's queues"),
+    Region("ledger/**", ON_DEMAND, "commitments, assumptions, patterns, drift"),
+    Region("journal/**", QUERYABLE, "raw experience, one file a day", True),
+    Region("archive/**", QUERYABLE, "historical syntheses"),
+    Region("reference/reports/**", PROGRESSIVE, "unit reports", True),
+    Region("reference/**", PROGRESSIVE, "architecture, work units, decisions"),
+    Region("people/**", ON_DEMAND, "one file per person, with people/_index.md"),
+    Region("domains/**", ON_DEMAND, "knowledge by domain"),
+    Region(".skills/**", ON_DEMAND, "workflow rules as agent skills"),
+    Region(".souveraine/**", CACHE, "search index and locks, git-ignored"),
+)
+
+APPEND_ONLY: tuple[str, ...] = tuple(r.pattern for r in CLOISTER if r.append_only)
+
+# Folders every memory has; init creates them (with a note, so git keeps them).
+FOLDERS = (
+    "system/persona", "system/project", "system/human", "system/synthesized",
+    "system/metacognition", "memories", "identities", "covenants", "chronicle",
+    "inbox", "ledger", "journal", "archive", "reference", "people", "domains", ".skills",
+)
+
+
+def region(relpath: str) -> Region | None:
+    """The first region whose pattern matches ``relpath`` (a POSIX path inside the memory)."""
+    for candidate in CLOISTER:
+        if glob_match(candidate.pattern, relpath):
+            return candidate
+    return None
+
+
+def weight(relpath: str) -> str | None:
+    found = region(relpath)
+    return found.weight if found else None
+
+
+def is_append_only(relpath: str, extra_globs: tuple[str, ...] | list[str] = ()) -> bool:
+    return any(glob_match(g, relpath) for g in (*APPEND_ONLY, *extra_globs))
+
+
+def is_pinned(relpath: str) -> bool:
+    return weight(relpath) == PINNED
+
+
+def glob_match(pattern: str, relpath: str) -> bool:
+    """Match a POSIX path against a glob where ``**`` crosses folders and ``*`` does not."""
+    return _compile(pattern).fullmatch(relpath) is not None
+
+
+@lru_cache(maxsize=256)
+def _compile(pattern: str) -> re.Pattern:
+    out, i = [], 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif pattern[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif pattern[i] == "?":
+            out.append("[^/]")
+            i += 1
+        else:
+            out.append(re.escape(pattern[i]))
+            i += 1
+    return re.compile("".join(out))

@@ -1,0 +1,128 @@
+"""Notes: Markdown with YAML frontmatter, read and written round-trip.
+
+python-frontmatter splits the file; ruamel.yaml keeps key order and comments, so a
+person's edits in Obsidian survive every tool's rewrite. Frontmatter values stay
+Obsidian properties: text, numbers, booleans, dates, and lists of those.
+"""
+
+import io
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from souveraine.errors import NoteError
+from souveraine.store.atomic import atomic_write
+
+_FENCE = re.compile(r"\A---[ \t]*\r?\n")
+
+
+@dataclass
+class Note:
+    meta: Any = field(default_factory=dict)   # a ruamel CommentedMap once read
+    body: str = ""
+    path: Path | None = None
+
+    def get(self, key: str, default: Any = None) -> Any:
+        return self.meta.get(key, default) if self.meta else default
+
+    def __getitem__(self, key: str) -> Any:
+        return self.meta[key]
+
+    def __setitem__(self, key: str, value: Any) -> None:
+        if not self.meta:
+            self.meta = _yaml().map()
+        self.meta[key] = value
+
+
+def _yaml():
+    from ruamel.yaml import YAML
+
+    yaml = YAML(typ="rt")
+    yaml.width = 4096
+    yaml.preserve_quotes = True
+    yaml.indent(mapping=2, sequence=4, offset=2)
+    yaml.map = _new_map
+    return yaml
+
+
+def _new_map():
+    from ruamel.yaml.comments import CommentedMap
+
+    return CommentedMap()
+
+
+def _handler():
+    """A python-frontmatter handler backed by ruamel.yaml's round-trip mode."""
+    from frontmatter.default_handlers import YAMLHandler
+
+    class RoundTripHandler(YAMLHandler):
+        def load(self, fm: str, **kwargs):
+            data = _yaml().load(fm)
+            return data if data is not None else _new_map()
+
+        def export(self, metadata, **kwargs) -> str:
+            stream = io.StringIO()
+            _yaml().dump(metadata, stream)
+            return stream.getvalue().rstrip("\n")
+
+    return RoundTripHandler()
+
+
+def parse(text: str, path: Path | None = None) -> Note:
+    """Split ``text`` into frontmatter and body; NoteError names the line that fails."""
+    text = text.replace("\r\n", "\n")
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if not _FENCE.match(text):
+        return Note(_new_map(), text, path)
+    handler = _handler()
+    try:
+        _, fm, body = handler.FM_BOUNDARY.split(text, 2)
+    except ValueError:
+        raise NoteError(f"{path or 'note'}:1: frontmatter opened with '---' is never closed; add a closing '---' line") from None
+    try:
+        meta = handler.load(fm)
+    except Exception as exc:  # ruamel raises many kinds; all mean "does not parse"
+        raise NoteError(f"{path or 'note'}:{_error_line(exc)}: frontmatter does not parse ({_first_line(exc)}); fix the YAML") from None
+    if not hasattr(meta, "items"):
+        raise NoteError(f"{path or 'note'}:2: frontmatter must be a mapping of properties, not {type(meta).__name__}")
+    return Note(meta, body[1:] if body.startswith("\n") else body, path)
+
+
+def read(path: Path) -> Note:
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise NoteError(f"{path}: not UTF-8 text; save it as UTF-8") from None
+    return parse(text, path)
+
+
+def dumps(note: Note) -> str:
+    body = note.body
+    if not note.meta:
+        return body
+    return f"---\n{_handler().export(note.meta)}\n---\n{body}"
+
+
+def write(path: Path, note: Note) -> None:
+    atomic_write(Path(path), dumps(note))
+
+
+def new(meta: dict[str, Any], body: str = "") -> Note:
+    """A note with properties in the given order."""
+    mapping = _new_map()
+    for key, value in meta.items():
+        mapping[key] = value
+    return Note(mapping, body)
+
+
+def _error_line(exc: Exception) -> int:
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    return mark.line + 2 if mark is not None else 2
+
+
+def _first_line(exc: Exception) -> str:
+    problem = getattr(exc, "problem", None)
+    return (problem or str(exc).splitlines()[0] if str(exc) else type(exc).__name__).strip()

@@ -1,0 +1,45 @@
+"""Shared fixtures: every test runs against real memories in tmp_path, never a real home."""
+
+import pytest
+from click.testing import CliRunner
+
+
+@pytest.fixture(autouse=True)
+def isolated(tmp_path_factory, monkeypatch):
+    """No test sees the user's home, git config, keys or memory."""
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(home / ".gitconfig"))
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    for name in ("SOUVERAINE_MEMORY", "SOUVERAINE_NOW", "SOUVERAINE_DEBUG", "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"):
+        monkeypatch.delenv(name, raising=False)
+    (home / ".gitconfig").write_text("[user]\n\tname = Test Person\n\temail = test@example.org\n[init]\n\tdefaultBranch = main\n")
+    return home
+
+
+@pytest.fixture
+def runner():
+    return CliRunner()
+
+
+@pytest.fixture
+def memory(tmp_path):
+    """A fresh memory made by init, as a Memory."""
+    from souveraine.bootstrap import init
+    from souveraine.store.memory import Memory
+
+    result = init(tmp_path / "memory", identity="ada")
+    return Memory(result.root)
+
+
+@pytest.fixture
+def invoke(runner, memory):
+    """Run a command against the fixture memory: ``invoke("status", "--json")``."""
+
+    def run(*args, input=None, memory_root=None):
+        from souveraine.cli import cli
+
+        return runner.invoke(cli, ["--memory", str(memory_root or memory.root), *args], input=input, catch_exceptions=False)
+
+    return run

@@ -1,0 +1,70 @@
+import pytest
+
+from souveraine.errors import NoteError
+from souveraine.store import notes
+from souveraine.store.atomic import atomic_write
+
+TEXT = """---
+# kept comment
+title: Hello   # trailing comment
+tags:
+  - a
+  - b
+description: x
+---
+# Body
+
+text
+"""
+
+
+def test_round_trip_keeps_bytes_order_and_comments():
+    note = notes.parse(TEXT)
+    assert notes.dumps(note) == TEXT
+    note["added"] = 1
+    out = notes.dumps(note)
+    assert "# kept comment" in out and "# trailing comment" in out
+    assert out.index("description") < out.index("added")
+
+
+def test_a_note_without_frontmatter_is_all_body():
+    note = notes.parse("just text\n")
+    assert note.body == "just text\n" and not note.meta
+    assert notes.dumps(note) == "just text\n"
+
+
+def test_crlf_and_bom_are_normalised():
+    note = notes.parse("\ufeff---\r\na: 1\r\n---\r\nbody\r\n")
+    assert note["a"] == 1 and note.body == "body\n"
+
+
+@pytest.mark.parametrize("text, where", [
+    ("---\ntitle: ok\nkey: [unclosed\n---\nx\n", "note:"),
+    ("---\na: 1\nnever closed\n", "note:1: frontmatter opened with '---' is never closed"),
+    ("---\n- a list\n---\n", "must be a mapping"),
+])
+def test_bad_frontmatter_names_the_problem(text, where):
+    with pytest.raises(NoteError) as err:
+        notes.parse(text)
+    assert where in str(err.value)
+
+
+def test_new_keeps_property_order(tmp_path):
+    note = notes.new({"id": "1", "tier": "episodic", "tags": ["memory"]}, "body\n")
+    notes.write(tmp_path / "n.md", note)
+    assert (tmp_path / "n.md").read_text() == "---\nid: '1'\ntier: episodic\ntags:\n  - memory\n---\nbody\n"
+    assert notes.read(tmp_path / "n.md")["id"] == "1"
+
+
+def test_atomic_write_leaves_the_old_file_on_failure(tmp_path, monkeypatch):
+    target = tmp_path / "f.md"
+    target.write_text("old\n")
+
+    def boom(*args):
+        raise OSError("disk full")
+
+    monkeypatch.setattr("os.replace", boom)
+    with pytest.raises(OSError):
+        atomic_write(target, "new\n")
+    assert target.read_text() == "old\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["f.md"]
