@@ -1,0 +1,1 @@
+"""Memories and tiers, identities and keys, the witness, covenants, composition, chronicle."""
