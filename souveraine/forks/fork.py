@@ -368,8 +368,9 @@ def _require_clean(parent: Memory, where: Paths) -> None:
 def _remove(parent: Memory, where: Paths) -> None:
     """Remove the fork's worktree and branch; safe to repeat. Waits for a command running in it."""
     worktree = parent.root / where.worktree
-    with locked(worktree / CACHE_DIR / "lock", parent.config["git"]["lock_timeout"], what=f"fork {where.name}"):
-        parent.git("worktree", "remove", "--force", "--force", str(worktree), check=False)
+    if worktree.is_dir():
+        with locked(worktree / CACHE_DIR / "lock", parent.config["git"]["lock_timeout"], what=f"fork {where.name}"):
+            parent.git("worktree", "remove", "--force", "--force", str(worktree), check=False)
     parent.git("worktree", "prune")
     if worktree.exists():
         raise GitError(f"could not remove {worktree}; remove the folder, then run 'souveraine fork close {where.name}'")
