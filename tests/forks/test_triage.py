@@ -75,3 +75,9 @@ def test_a_configured_model_that_cannot_answer_leaves_the_heuristic(memory, invo
 ])
 def test_the_models_reply_is_read_for_one_category(reply, expected):
     assert triage_model.parse(reply) == expected
+
+
+def test_every_rule_is_documented():
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "FORKS.md").read_text(encoding="utf-8")
+    for rule in (*triage.RULES, triage.CONTEXT_ONLY):
+        assert f'"{rule.reason}"' in doc, rule.reason
