@@ -53,7 +53,7 @@ def identity(memory: Memory) -> str | None:
 def phase(memory: Memory) -> str:
     path = memory.root / "system" / "state.md"
     try:
-        return str(notes.read(path).get("phase") or "idle")
+        return str(notes.peek(path, "phase").get("phase") or "idle")
     except (OSError, NoteError):
         return "unknown"
 

@@ -99,6 +99,32 @@ def read(path: Path) -> Note:
     return parse(text, path)
 
 
+_SIMPLE = re.compile(r"^([A-Za-z0-9_-]+):[ \t]+([^\s\[{|>&*!#'\"][^#]*?|'[^']*'|\"[^\"]*\")[ \t]*$")
+
+
+def peek(path: Path, *keys: str) -> dict[str, Any]:
+    """Simple scalar properties of a note, without loading a YAML parser (for hot paths).
+
+    Falls back to a full parse when a wanted key holds anything but a plain scalar.
+    """
+    found: dict[str, Any] = {}
+    with open(path, encoding="utf-8") as handle:
+        if handle.readline().rstrip() != "---":
+            return found
+        for line in handle:
+            if line.rstrip() == "---":
+                break
+            key = line.split(":", 1)[0]
+            if key not in keys:
+                continue
+            match = _SIMPLE.match(line.rstrip("\n"))
+            if not match:
+                meta = read(path).meta
+                return {k: meta[k] for k in keys if k in meta}
+            found[key] = match[2].strip("'\"") if match[2][:1] in "'\"" else match[2].strip()
+    return found
+
+
 def dumps(note: Note) -> str:
     body = note.body
     if not note.meta:

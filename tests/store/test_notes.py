@@ -68,3 +68,13 @@ def test_atomic_write_leaves_the_old_file_on_failure(tmp_path, monkeypatch):
         atomic_write(target, "new\n")
     assert target.read_text() == "old\n"
     assert [p.name for p in tmp_path.iterdir()] == ["f.md"]
+
+
+def test_peek_reads_simple_scalars_and_falls_back_for_the_rest(tmp_path):
+    path = tmp_path / "n.md"
+    path.write_text("---\nphase: DEVELOP  # now\nunit: 'a: b'\nlist:\n  - x\nflow: [1, 2]\n---\nphase: body\n")
+    assert notes.peek(path, "phase", "unit") == {"phase": "DEVELOP", "unit": "a: b"}
+    assert notes.peek(path, "flow") == {"flow": [1, 2]}
+    assert notes.peek(path, "missing") == {}
+    (tmp_path / "plain.md").write_text("no frontmatter\n")
+    assert notes.peek(tmp_path / "plain.md", "phase") == {}
