@@ -35,9 +35,7 @@ def test_six_phases_leave_their_outputs_and_an_append_only_report(memory, invoke
     assert git(memory.root, "log", "-1", "--format=%s").strip() == "docs(state): report of unit login"
     assert_clean(memory.root)
 
-    run(invoke, "unit", "start", "login")
-    for phase, output in (("ORIENT", "again"), ("DEVELOP", "o"), ("REVIEW", "d"), ("UPDATE-DOCS", "r")):
-        run(invoke, "unit", "phase", phase, "--output", output)
+    run(invoke, "state", "set", "--unit", "login", "--phase", "UPDATE-DOCS")  # the unit, reopened
     run(invoke, "unit", "report", "--json")
     second = memory.read_text("reference/reports/login.md")
     assert second.startswith(report) and second.count("## Report ·") == 2
