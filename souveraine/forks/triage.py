@@ -25,7 +25,13 @@ generate handle implement improve install integrate make merge migrate move opti
 patch port publish push refactor release remember remove rename reorder replace restore
 revert rewrite run save scaffold set ship sort split start stop switch tag test translate
 tidy trim undo update upgrade wire write redo do
+speed cache simplify reduce increase shorten lengthen expand harden tighten loosen batch
+parallelise parallelize profile benchmark verify validate ensure prevent avoid support introduce
+expose hide log rework reword rebase squash bisect reproduce investigate fetch pull
+put turn hook
 """.split())
+# Phrasal verbs whose first word says nothing on its own ('get rid of' → 'remove').
+PHRASAL = {"get rid of": "remove"}
 QUESTION_VERBS = frozenset("explain show tell describe summarise summarize remind clarify walk".split())
 QUESTION_WORDS = frozenset("what whats where wheres which who why when how hows is are does do did "
                            "was were has have can could should would".split())
@@ -46,6 +52,7 @@ thing things stuff one ones other another better worse same different before aft
 approach something anything everything whatever above previous last time times like kind sort out
 about off broken wrong work works working fine good bad nice hmm hm um uh huh nope yeah yep sure
 maybe perhaps talked discussed said mentioned know look into go on again right left
+rest think
 """.split())
 
 _SNAKE = r"\b_?[a-z][a-z0-9]*_[a-z0-9_]+\b|\b_[A-Za-z]\w*"
@@ -68,16 +75,19 @@ RULES: tuple[Rule, ...] = (
     # STATUS: where the work stands.
     _rule(STATUS, 3, r"^\W*(?:any |a |quick )*(?:status|update|updates|progress|news|eta)\W*$", "a bare request for status"),
     _rule(STATUS, 3, r"\b(?:status|progress)\b", "asks about status or progress"),
-    _rule(STATUS, 3, r"\b(?:quick|an|any|status) update\b", "asks for an update"),
-    _rule(STATUS, 3, r"\bwhere (?:are|were) we\b|\b(?:leave|left) off\b|\bhow far\b", "asks where the work stands"),
-    _rule(STATUS, 3, r"\bwhat(?:'s| is| remains)? (?:left|remaining|still open)\b|\bstill open\b|\bso far\b",
+    _rule(STATUS, 3, r"\b(?:quick|an|any|status) update\b|\bany (?:news|luck|progress)\b", "asks for an update"),
+    _rule(STATUS, 3, r"\bhow(?:'s| is| are| was)\b.*\b(?:going|coming along|getting on|progressing)\b",
+          "asks how the work is going"),
+    _rule(STATUS, 3, r"\bwhere (?:are|were) we\b|\b(?:leave|left) off\b|\bhow far\b|\bwhere (?:do|does) .*\bstands?\b",
+          "asks where the work stands"),
+    _rule(STATUS, 3, r"\bwhat(?:'s| is| remains)? (?:left|remaining|still open)\b|\bstill open\b|\bso far\b|"
+                     r"\bwhat(?:'s| is| has been) (?:done|finished|complete)\b",
           "asks what is done or left"),
     _rule(STATUS, 3, r"\b(?:done|finished|ready|complete|over|back) yet\b|\byet\W*$", "asks whether something is done yet"),
     _rule(STATUS, 3, r"^\W*(?:is|are|has|have|did|was|were)\b.*\b(?:done|finished|ready|complete|completed|passing|passed|"
                      r"green|red|running|returned|installed|merged|deployed|released|succeed|succeeded|run|pass|fail|"
                      r"failed|failing|open|closed)\b", "asks whether something is done, running or passing"),
-    _rule(STATUS, 3, r"\b(?:have|did) you (?:get |got )?(?:done|finish|finished|do|did|touch|touched|make|made|change|changed)\b"
-                     r"|\bwhat (?:did|have) you\b", "asks what was done"),
+    _rule(STATUS, 3, r"^\W*(?:have|did|has) you\b|\bwhat (?:did|have) you\b", "asks what was done"),
     _rule(STATUS, 3, r"\bworking on\b|\bblock(?:ing|ed|er|ers)\b|\bwhat happened\b|\bpending\b",
           "asks what is under way, blocked or pending"),
     _rule(STATUS, 3, r"\bhow many\b.*\b(?:open|left|pending|running|active|done)\b", "counts what is open or done"),
@@ -95,7 +105,14 @@ RULES: tuple[Rule, ...] = (
     _rule(CODE, 2, r"\b(?:functions?|methods?|class|classes|modules?|variables?|arguments?|parameters?|signature|"
                    r"return type|returns?|defined|definition|implementation|implemented|calls?|called|callers?|"
                    r"imports?|imported|regex|traceback|stack trace|exceptions?|raises?|raised|decorators?|"
-                   r"overrid(?:e|es|ing)|subclass(?:es)?|instances?|line \d+)\b", "asks about code constructs"),
+                   r"overrid(?:e|es|ing)|subclass(?:es)?|instances?|tuples?|dict|dictionary|constants?|line \d+)\b", "asks about code constructs"),
+    _rule(CODE, 2, r"^\W*where(?:'s| is| are| do| does)\b.*\b(?:computed|calculated|stored|handled|parsed|"
+                   r"validated|checked|set|built|created|loaded|counted|rendered|sorted|written|read)\b",
+          "asks where something happens in the code"),
+    _rule(CODE, 2, r"^\W*where (?:does|do) (?!we\b|i\b|you\b|things\b)(?:the )?\w+ (?!stand)\w+",
+          "asks where a part does something"),
+    _rule(CODE, 2, r"\b(?:who|what) (?:uses|calls|imports|reads|writes|sets|changes)\b", "asks who uses something"),
+    _rule(CODE, 1, r"\b[A-Z][A-Z0-9]*_?[A-Z0-9_]{3,}\b(?!\.md)", "names a CONSTANT", 0),
     _rule(CODE, 2, r"\b(?:in|the|our) (?:source )?code\b|\btests? (?:cover|covers|covering)\b",
           "asks about the code or its tests"),
     # DOC-QUERY: what is written down.
@@ -178,6 +195,8 @@ def _words(text: str) -> list[str]:
 def _head(words: list[str]) -> str:
     """The first word after polite lead-ins ('could you please add…' → 'add')."""
     rest = " ".join(words)
+    for phrase, verb in PHRASAL.items():
+        rest = rest.replace(phrase, verb)
     changed = True
     while changed:
         changed = False

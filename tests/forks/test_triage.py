@@ -9,7 +9,7 @@ from tests.support import souveraine
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "triage.tsv"
 FLOOR = 0.85
-HOLDOUT_FLOOR = 0.85
+UNSEEN_FLOOR = 0.70  # holdout3: phrasings the rules were never tuned on (measured 0.733)
 
 
 def labelled(split: str | None = None) -> list[tuple[str, str]]:
@@ -25,7 +25,8 @@ def test_the_labelled_set_is_large_and_covers_every_category():
     assert all(text.strip() for _, text in rows)
 
 
-@pytest.mark.parametrize("split, floor", [(None, FLOOR), ("holdout", HOLDOUT_FLOOR)])
+@pytest.mark.parametrize("split, floor", [(None, FLOOR), ("dev", FLOOR), ("holdout", FLOOR), ("holdout2", FLOOR),
+                                          ("holdout3", UNSEEN_FLOOR)])
 def test_accuracy_on_the_labelled_set(split, floor):
     result = triage.accuracy(labelled(split))
     print(f"\ntriage accuracy ({split or 'all'}): {result['correct']}/{result['total']} = {result['accuracy']:.3f}")
