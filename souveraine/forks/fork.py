@@ -177,7 +177,8 @@ def _bring_back(parent: Memory, where: Paths, note, commits, drift, threshold: i
             note["divergence"] = drift.lines
             if commits is not None:
                 note["picked"] = [sha[:12] for sha in commits]
-            note.body = note.body.rstrip("\n") + f"\n\n## Integrated · {_now_short()}\n\n{how}; divergence {drift.lines} lines (threshold {threshold}).\n"
+            note.body = (note.body.rstrip("\n") + f"\n\n## Integrated · {_now_short()}\n\n{how}; "
+                         f"divergence {drift.lines} lines (threshold {threshold}).\n")
             change.write_note(where.record, note)
             parent.git("add", "--", where.record)
             change.sha = _commit(parent, message)
@@ -190,21 +191,26 @@ def _bring_back(parent: Memory, where: Paths, note, commits, drift, threshold: i
 
 
 def _merge(parent: Memory, where: Paths) -> None:
-    parent.git("merge", "--no-ff", "--no-commit", "-q", where.branch, check=False)
-    _settle(parent, f"fork {where.name}")
+    done = parent.git("merge", "--no-ff", "--no-commit", "-q", where.branch, check=False)
+    _settle(parent, f"fork {where.name}", done)
 
 
 def _pick(parent: Memory, sha: str) -> None:
-    parent.git("cherry-pick", "--no-commit", sha, check=False)
-    _settle(parent, f"commit {sha[:12]}")
+    done = parent.git("cherry-pick", "--no-commit", sha, check=False)
+    _settle(parent, f"commit {sha[:12]}", done)
     # The next pick must not find this one still "in progress"; the index keeps its result.
     parent.git("cherry-pick", "--quit", check=False)
 
 
-def _settle(parent: Memory, what: str) -> None:
+def _settle(parent: Memory, what: str, done) -> None:
     """Keep the parent's state; merge append-only files by appending; refuse any other conflict."""
-    parent.git("checkout", "HEAD", "--", STATE_PATH)
     conflicted = [p for p in parent.git("diff", "--name-only", "--diff-filter=U").stdout.splitlines() if p]
+    if done.returncode != 0 and not conflicted:
+        why = [line.strip() for line in (done.stderr or done.stdout).splitlines() if line.strip()]
+        raise Refused(f"git could not bring back {what}: {why[0] if why else 'exit ' + str(done.returncode)}; "
+                      "nothing was changed", code="fork_conflict")
+    parent.git("checkout", "HEAD", "--", STATE_PATH)
+    conflicted = [p for p in conflicted if p != STATE_PATH]
     stuck = [p for p in conflicted if not (parent.append_only(p) and _append_both(parent, p))]
     if stuck:
         raise Refused(f"integrating {what} conflicts in {', '.join(stuck)}; nothing was changed — merge the "
@@ -220,10 +226,10 @@ def _append_both(parent: Memory, relpath: str) -> bool:
     base = _stage(parent, 1, relpath) or b""
     if not (ours.startswith(base) and theirs.startswith(base)):
         return False
-    shared = _common_lines(ours, theirs)
-    extra = theirs[shared:]
-    joined = ours if not extra or ours.endswith(b"\n") or not ours else ours + b"\n"
-    atomic_write(parent.path(relpath), joined + extra)
+    extra = theirs[_common_lines(ours, theirs):]
+    if extra and ours and not ours.endswith(b"\n"):
+        ours += b"\n"
+    atomic_write(parent.path(relpath), ours + extra)
     parent.git("add", "--", relpath)
     return True
 

@@ -246,3 +246,36 @@ def test_names_duplicates_nesting_and_empty_summaries(memory, invoke):
     with pytest.raises(UsageError, match="summary is empty"):
         fork.return_fork(memory, "research", "  ")
     assert_clean(memory.root)
+
+
+def test_integration_holds_the_lock_and_refuses_what_git_cannot_merge(memory, invoke):
+    import threading
+
+    from souveraine.errors import LockTimeout
+
+    child = start(invoke)
+    grow(child, "people/lena.md", 2)
+    held, release = threading.Event(), threading.Event()
+
+    def hold():
+        with memory.lock():
+            held.set()
+            release.wait()
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    held.wait()
+    memory.config["git"]["lock_timeout"] = 0.2
+    try:
+        with pytest.raises(LockTimeout, match="busy"):
+            fork.integrate(memory, "research")
+    finally:
+        release.set()
+        holder.join()
+    (memory.root / "people" / "lena.md").write_text("an untracked note in the way\n")
+    head = git(memory.root, "rev-parse", "HEAD")
+    with pytest.raises(Refused, match="git could not bring back fork research: .*untracked"):
+        fork.integrate(memory, "research")
+    assert git(memory.root, "rev-parse", "HEAD") == head
+    assert git(memory.root, "status", "--porcelain").strip() == "?? people/lena.md"
+    assert record(memory)["status"] == "active"
