@@ -82,3 +82,48 @@ def test_every_rule_is_documented():
     doc = (Path(__file__).resolve().parents[2] / "docs" / "FORKS.md").read_text(encoding="utf-8")
     for rule in (*triage.RULES, triage.CONTEXT_ONLY):
         assert f'"{rule.reason}"' in doc, rule.reason
+
+
+def test_capitals_win_over_a_word_in_the_reason():
+    assert triage_model.parse("it is about work in progress: STATUS")[0] == "STATUS"
+
+
+@pytest.fixture
+def fake_model():
+    """An OpenAI-compatible chat endpoint on 127.0.0.1 that answers with ``replies[0]``."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    replies, seen = ["CODE-QUERY - asks where a function lives"], []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self):
+            seen.append(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
+            body = json.dumps({"model": "tiny", "choices": [{"message": {"role": "assistant", "content": replies[0]}}]})
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.end_headers()
+            self.wfile.write(body.encode())
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_port}/v1", replies, seen
+    server.shutdown()
+
+
+def test_a_configured_local_model_answers_first(memory, invoke, fake_model):
+    pytest.importorskip("souveraine.inference.client")
+    url, replies, seen = fake_model
+    text = memory.read_text("souveraine.toml").replace('endpoint = ""', f'endpoint = "{url}"').replace('model = ""', 'model = "tiny"')
+    with memory.change("chore(memory): use the local model") as change:
+        change.write("souveraine.toml", text)
+    answer = json.loads(invoke("triage", "Fix it.", "--json").output)
+    assert (answer["category"], answer["method"], answer["reason"]) == \
+        ("CODE-QUERY", "model", "the local model: asks where a function lives")
+    assert seen[0]["messages"][1] == {"role": "user", "content": "Fix it."} and seen[0]["model"] == "tiny"
+    replies[0] = "I cannot tell."
+    assert json.loads(invoke("triage", "Fix it.", "--json").output)["method"] == "heuristic"
+    assert json.loads(invoke("triage", "Fix it.", "--heuristic", "--json").output)["category"] == "CLARIFY"
