@@ -47,7 +47,9 @@ def fork_cmd():
 @json_option
 @pass_memory
 def fork_start(memory, name, task, as_json):
-    """Start fork NAME: a worktree carrying the parent's state; prints its path.
+    """Start fork NAME in a worktree of its own; prints its path.
+
+    The fork carries the parent's state: it starts from the parent's last commit.
 
     Example:
 
@@ -93,9 +95,10 @@ def _render_forks(forks: list[dict]) -> str:
 @json_option
 @pass_memory
 def fork_return(memory, name, summary, as_json):
-    """Record fork NAME's return: its summary, and its commits and files as findings.
+    """Record fork NAME's return: its summary and findings.
 
-    Works from the parent or from inside the fork; the record lives in the parent.
+    The findings are the fork's commits and the files it changed. Works from the
+    parent or from inside the fork; the record lives in the parent.
 
     Example:
 
@@ -116,10 +119,11 @@ def fork_return(memory, name, summary, as_json):
 @json_option
 @pass_memory
 def fork_integrate(memory, name, picks, as_json):
-    """Merge fork NAME back (or --pick commits) if its divergence is within the threshold.
+    """Merge fork NAME back, or --pick some of its commits.
 
-    Divergence is the changed lines in system/ and identities/ since the fork point
-    ([forks] divergence_threshold). Over it, the fork is closed instead (exit 1).
+    Only when its divergence — the changed lines in system/ and identities/ since the
+    fork point — is within [forks] divergence_threshold; over it, the fork is closed
+    instead (exit 1).
     Either way the fork's worktree and branch are removed; its record stays.
 
     Example:
@@ -142,7 +146,9 @@ def fork_integrate(memory, name, picks, as_json):
 @json_option
 @pass_memory
 def fork_close(memory, name, reason, as_json):
-    """Close fork NAME: remove its worktree and branch, keep its record in reference/forks/.
+    """Close fork NAME without integrating it.
+
+    Its worktree and branch are removed; its record stays in reference/forks/.
 
     Example:
 
@@ -201,7 +207,7 @@ def _render_state(data: dict) -> str:
 @json_option
 @pass_memory
 def state_set(memory, phase, unit, files, replace, as_json):
-    """Set the phase or unit, and add files touched; one commit.
+    """Set the phase or unit, and add files touched.
 
     Example:
 
@@ -279,7 +285,9 @@ def unit_phase(memory, phase, output, files, as_json):
 @json_option
 @pass_memory
 def unit_report(memory, summary, as_json):
-    """Append the unit's report to reference/reports/<unit>.md and return to idle; prints its path.
+    """Append the unit's report and return to idle; prints its path.
+
+    The report goes to reference/reports/<unit>.md, which only ever grows.
 
     Example:
 
