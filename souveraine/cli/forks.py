@@ -30,9 +30,9 @@ FILES_HELP = "Files touched, comma-separated or repeated; they add to the unit's
 
 @click.group(name="fork", cls=DefaultGroup, default="list")
 def fork_cmd():
-    """Parallel selves: a fork is a worktree of the memory on branch fork/NAME.
+    """Parallel selves: forks of the memory on their own branch.
 
-    Start one when work truly runs in parallel; it returns a summary, then is
+    A fork is a worktree of the memory on branch fork/NAME. Start one when work truly runs in parallel; it returns a summary, then is
     integrated (merged or cherry-picked back) or closed. Bare 'fork' lists them.
 
     Example:
@@ -168,7 +168,9 @@ def fork_close(memory, name, reason, as_json):
 
 @click.group(name="state", cls=DefaultGroup, default="show")
 def state_cmd():
-    """Workflow state in system/state.md: phase, unit and files touched (paths only).
+    """Workflow state: phase, unit and files touched.
+
+    It lives in system/state.md, pinned in every wake: paths only, never content.
 
     Bare 'state' shows it.
 
@@ -225,9 +227,9 @@ def state_set(memory, phase, unit, files, replace, as_json):
 
 @click.group(name="unit")
 def unit_cmd():
-    """The six-phase workflow: INIT, ORIENT, DEVELOP, REVIEW, UPDATE-DOCS, REPORT.
+    """The six-phase workflow, each phase's output kept on disk.
 
-    Each phase leaves its output in reference/work/<unit>/ before the next begins;
+    INIT, ORIENT, DEVELOP, REVIEW, UPDATE-DOCS, REPORT. Each phase leaves its output in reference/work/<unit>/ before the next begins;
     the report is appended to reference/reports/<unit>.md.
 
     Example:
@@ -309,9 +311,9 @@ def unit_report(memory, summary, as_json):
               help="The memory whose [inference] to use (optional: without one, the heuristic answers).")
 @json_option
 def triage_cmd(text, heuristic, memory_path, as_json):
-    """Sort a message: WORK, DOC-QUERY, CODE-QUERY, STATUS or CLARIFY, with the reason.
+    """Sort a message into one of five kinds, with the reason.
 
-    TEXT may be - to read stdin. Needs no memory; with one whose [inference] names an
+    The kinds: WORK, DOC-QUERY, CODE-QUERY, STATUS, CLARIFY. TEXT may be - to read stdin. Needs no memory; with one whose [inference] names an
     endpoint, the local model answers and the heuristic stands in when it cannot.
 
     Example:
