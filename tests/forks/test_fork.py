@@ -279,3 +279,17 @@ def test_integration_holds_the_lock_and_refuses_what_git_cannot_merge(memory, in
     assert git(memory.root, "rev-parse", "HEAD") == head
     assert git(memory.root, "status", "--porcelain").strip() == "?? people/lena.md"
     assert record(memory)["status"] == "active"
+
+
+def test_the_laws_check_what_integration_brings_back(memory, invoke):
+    child = start(invoke)
+    (child.root / "system" / "metacognition" / "subconscious.md").write_text("history, rewritten\n")
+    git(child.root, "commit", "-q", "--no-verify", "-am", "fix(memory): rewrite the inner voice")
+    head = git(memory.root, "rev-parse", "HEAD")
+    done = invoke("fork", "integrate", "research")
+    assert done.exit_code == 1
+    assert "append-only, but the change rewrites what was already committed" in done.output
+    assert git(memory.root, "rev-parse", "HEAD") == head
+    assert "history, rewritten" not in memory.read_text("system/metacognition/subconscious.md")
+    assert record(memory)["status"] == "active"
+    assert_clean(memory.root)
