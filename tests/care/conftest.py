@@ -1,7 +1,7 @@
 """A deliberately degraded memory: one planted problem for each of doctor's checks."""
 
-import os
-import subprocess
+import shutil
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -59,27 +59,9 @@ def degrade(root: Path) -> None:
     (hooks / "commit-msg").unlink()
 
 
-def make_degraded(root: Path) -> Path:
-    from souveraine.bootstrap import init
-
-    made = init(root, identity="ada").root
-    degrade(made)
-    return made
-
-
-@pytest.fixture
-def degraded(tmp_path):
-    from souveraine.store.memory import Memory
-
-    return Memory(make_degraded(tmp_path / "degraded"))
-
-
-@pytest.fixture(scope="module")
-def degraded_findings(tmp_path_factory):
-    """doctor's findings on a degraded memory, audited once for a module of read-only tests."""
-    from souveraine.care import doctor
-    from souveraine.store.memory import Memory
-
+@contextmanager
+def isolated_session(tmp_path_factory):
+    """The same isolation as the per-test fixture, for memories built once and copied."""
     home = tmp_path_factory.mktemp("home")
     (home / ".gitconfig").write_text("[user]\n\tname = Test Person\n\temail = test@example.org\n[init]\n\tdefaultBranch = main\n")
     with pytest.MonkeyPatch.context() as patch:
@@ -87,5 +69,50 @@ def degraded_findings(tmp_path_factory):
         patch.setenv("GIT_CONFIG_GLOBAL", str(home / ".gitconfig"))
         patch.setenv("GIT_CONFIG_NOSYSTEM", "1")
         patch.delenv("SOUVERAINE_MEMORY", raising=False)
-        root = make_degraded(tmp_path_factory.mktemp("m") / "degraded")
-        return doctor.doctor(Memory(root))
+        yield
+
+
+def copy_memory(template: Path, dest: Path):
+    """A copy of a memory built once: faster than init for every test, and just as real."""
+    from souveraine.store.memory import Memory
+
+    shutil.copytree(template, dest, symlinks=True)
+    git(dest, "config", "--local", "core.hooksPath", str(dest / ".git" / "hooks"))
+    return Memory(dest)
+
+
+@pytest.fixture(scope="session")
+def fresh_template(tmp_path_factory):
+    from souveraine.bootstrap import init
+
+    with isolated_session(tmp_path_factory):
+        return init(tmp_path_factory.mktemp("fresh") / "memory", identity="ada").root
+
+
+@pytest.fixture(scope="session")
+def degraded_template(tmp_path_factory, fresh_template):
+    root = tmp_path_factory.mktemp("degraded") / "memory"
+    with isolated_session(tmp_path_factory):
+        copy_memory(fresh_template, root)
+        degrade(root)
+    return root
+
+
+@pytest.fixture
+def memory(fresh_template, tmp_path):
+    """A fresh memory, as init makes it (copied from one made once per session)."""
+    return copy_memory(fresh_template, tmp_path / "memory")
+
+
+@pytest.fixture
+def degraded(degraded_template, tmp_path):
+    return copy_memory(degraded_template, tmp_path / "degraded")
+
+
+@pytest.fixture(scope="session")
+def degraded_findings(degraded_template):
+    """doctor's findings on the degraded memory, audited once for read-only tests."""
+    from souveraine.care import doctor
+    from souveraine.store.memory import Memory
+
+    return doctor.doctor(Memory(degraded_template))
