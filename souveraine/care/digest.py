@@ -81,7 +81,7 @@ def digest(memory: Memory, week: str | None = None, progress: Callable[[int, int
     with memory.change(f"chore(digest): week {label}") as change:
         written = [s for s in touched.values() if _write(memory, change, s)]
         for kind, index in (("person", "people/_index.md"), ("domain", "domains/_index.md")):
-            _index(memory, change, index, [s for s in written if s.new and s.kind == kind])
+            _index(memory, change, index, [s for s in written if s.kind == kind])
     return {"week": label, "from": monday.isoformat(), "to": sunday.isoformat(), "turns": len(turns),
             "notes": sorted(s.path for s in written), "bullets": sum(len(s.lines) for s in written),
             "people": sorted(s.name for s in written if s.kind == "person"),

@@ -175,3 +175,18 @@ def test_defrag_on_a_fresh_memory_does_nothing(memory, invoke):
     assert result.stderr == "defrag: nothing to do\n"
     assert json.loads(invoke("defrag", "--json").stdout) == []
     assert git(memory.root, "rev-parse", "HEAD") == head
+
+
+def test_people_md_becomes_one_note_per_person(memory, invoke):
+    memory.path("people.md").write_text("# People\n\n## Bob\n\nBob plays the cello.\n\n## Zoé Durand\n\nZoé paints.\n")
+    memory.path("people/bob.md").write_text("---\ndescription: Bob.\n---\n# Bob\n\nBob lends tools.\n")
+    memory.path("domains/friends.md").write_text("---\ndescription: Friends.\n---\nSee [[people#Zoé Durand|Zoé]].\n")
+    git(memory.root, "add", "-A")
+    git(memory.root, "commit", "-qm", "docs: people by hand")
+    assert invoke("defrag").exit_code == 0
+    assert not memory.exists("people.md")
+    assert memory.read_text("people/bob.md") == "---\ndescription: Bob.\n---\n# Bob\n\nBob lends tools.\n\n## Bob\n\nBob plays the cello.\n"
+    assert memory.read_text("people/zoe-durand.md").startswith("---\ntype: person\nname: Zoé Durand\ndescription: Zoé paints.\n")
+    assert "[[people/zoe-durand#Zoé Durand|Zoé]]" in memory.read_text("domains/friends.md")
+    assert "- [[people/zoe-durand|Zoé Durand]]" in memory.read_text("people/_index.md")
+    assert not [f for f in doctor.doctor(memory) if f.check in ("people-file", "broken-link") or f.path.startswith("people/")]

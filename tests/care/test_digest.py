@@ -3,7 +3,7 @@ from datetime import date, datetime
 
 import pytest
 
-from souveraine.care import digest, links
+from souveraine.care import digest, doctor, links
 from souveraine.store import journal
 from tests.support import assert_clean, git
 
@@ -60,9 +60,10 @@ def test_digest_distils_a_week_into_people_and_domains(week, invoke):
     assert bob.startswith(BOB)
     assert bob.count("\n- 2026-03-0") == 2   # asked about the kiln; fixed it (a lower-case "bob" is no name)
     index = week.path("people/_index.md").read_text()
-    assert "- [[people/alice-martin|Alice Martin]]" in index and "[[people/bob" not in index
+    assert "- [[people/alice-martin|Alice Martin]]" in index and "- [[people/bob|Bob]]" in index
     assert "- [[domains/pottery|Pottery]]" in week.path("domains/_index.md").read_text()
     assert "Cooking tonight: a risotto." in week.path("domains/cooking.md").read_text()
+    assert [f.to_dict() for f in doctor.doctor(week)] == []
 
 
 def test_every_line_of_the_digest_links_to_its_journal_block(week):

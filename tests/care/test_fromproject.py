@@ -2,7 +2,8 @@ import json
 
 import pytest
 
-from souveraine.care import fromproject
+from souveraine.care import doctor, fromproject
+from souveraine.store.memory import Memory
 from souveraine.errors import UsageError
 from tests.support import assert_clean, git
 
@@ -75,6 +76,7 @@ def test_init_from_project_describes_it_in_a_second_commit(repo, tmp_path, runne
     assert "tidy: Tidy sorts your downloads folder by kind and date." in architecture
     assert "- Languages: Python (4 files, 80%), Shell (1 files, 20%)" in architecture
     assert "Python packaging (pyproject.toml)" in architecture and "CONTRIBUTING.md" in architecture
+    assert doctor.doctor(Memory(memory)) == []
     assert json.loads(result.stdout)["from_project"]["paths"] == ["system/project/architecture.md", "system/project/conventions.md"]
 
 
