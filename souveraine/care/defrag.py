@@ -98,14 +98,15 @@ def defrag(memory: Memory, *, dry_run: bool = False, progress: Callable[[int, in
 # -- planning -----------------------------------------------------------------------------
 
 
+def reshapes(seen: Survey, path: str) -> bool:
+    """Whether defrag may split, merge or move this note."""
+    if seen.append_only(path) or seen.generated(path) or seen.index(path):
+        return False
+    return path.startswith(RESHAPABLE) or layout.region(path) is None
+
+
 def _reshapable(seen: Survey) -> list[str]:
-    out = []
-    for path in sorted(seen.notes):
-        if seen.append_only(path) or seen.generated(path) or seen.index(path):
-            continue
-        if path.startswith(RESHAPABLE) or layout.region(path) is None:
-            out.append(path)
-    return out
+    return [p for p in sorted(seen.notes) if reshapes(seen, p)]
 
 
 def _receipts(seen: Survey) -> set[str]:

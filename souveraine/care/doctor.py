@@ -52,9 +52,12 @@ def doctor(memory: Memory, progress: Callable[[int, int], None] | None = None) -
 
 
 def unreadable_frontmatter(seen: Survey) -> list[Finding]:
-    return [Finding("frontmatter", ERROR, path, f"its properties cannot be read by any tool or by Obsidian ({why})",
-                    "fix the YAML between the '---' lines")
-            for path, why in sorted(seen.unreadable.items())]
+    found = []
+    for path, error in sorted(seen.unreadable.items()):
+        problem, _, remedy = error.removeprefix(path + ":").rpartition("; ")
+        found.append(Finding("frontmatter", ERROR, path, f"no tool and not Obsidian can read its properties (line {problem})",
+                             remedy or "fix the YAML between the '---' lines"))
+    return found
 
 
 def missing_description(seen: Survey) -> list[Finding]:
@@ -86,9 +89,18 @@ def dumping_grounds(seen: Survey) -> list[Finding]:
             why = f"{many} sections with almost nothing in common: a dumping ground of unrelated things"
         else:
             continue
-        found.append(Finding("dumping-ground", WARNING, path, why, "run 'souveraine defrag' to split it along its headings",
-                             data={"bytes": size, "sections": many}))
+        found.append(Finding("dumping-ground", WARNING, path, why, _split_advice(seen, path), data={"bytes": size, "sections": many}))
     return found
+
+
+def _split_advice(seen: Survey, path: str) -> str:
+    from souveraine.care import defrag
+
+    if not defrag.reshapes(seen, path):
+        return "move its details to reference/ or people/ by hand (defrag leaves notes here as they are)"
+    if len(sections.cut(seen.body(path)).sections) < 2:
+        return "give it headings, or split it by hand into notes of one subject each (defrag cuts along headings)"
+    return "run 'souveraine defrag' to split it along its headings"
 
 
 def broken_links(seen: Survey) -> list[Finding]:
