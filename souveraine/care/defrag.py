@@ -348,6 +348,7 @@ def _apply_in_worktree(memory: Memory, shape: Reshape) -> str:
     name = uuid.uuid4().hex[:8]
     branch = f"defrag/{name}"
     where = memory.cache / WORKTREES / name
+    memory.git("worktree", "prune", check=False)   # forget worktrees of a run that was killed
     memory.git("worktree", "add", "-q", "-b", branch, str(where), base)
     try:
         _commit(Memory(where), shape)

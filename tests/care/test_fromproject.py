@@ -4,7 +4,6 @@ import pytest
 
 from souveraine.care import doctor, fromproject
 from souveraine.store.memory import Memory
-from souveraine.errors import UsageError
 from tests.support import assert_clean, git
 
 FILES = {
