@@ -9,12 +9,13 @@ memories and the witness are never reshaped; a note that an append-only file lin
 never moved, since that link could not be mended.
 """
 
+import math
 import posixpath
 import re
+from collections import Counter
 import unicodedata
 import uuid
 from dataclasses import dataclass, field
-from itertools import combinations
 from typing import Callable
 
 from souveraine.care import describe, links, sections
@@ -192,19 +193,14 @@ def _free_name(folder: str, title: str, parent_stem: str, taken: set[str]) -> st
 
 def _merge_duplicates(shape: Reshape, paths: list[str], receipts: set[str]) -> None:
     seen = shape.seen
-    grams = {p: _shingles(seen.body(p)) for p in paths}
-    pairs = []
-    for a, b in combinations([p for p in paths if len(grams[p]) >= MIN_SHINGLES], 2):
-        if posixpath.dirname(a) != posixpath.dirname(b):
-            continue
-        small, large = sorted((len(grams[a]), len(grams[b])))
-        if small < NEAR_DUPLICATE * large:
-            continue
-        score = len(grams[a] & grams[b]) / len(grams[a] | grams[b])
-        if score >= NEAR_DUPLICATE:
-            pairs.append((score, a, b))
+    folders: dict[str, dict[str, set]] = {}
+    for path in paths:
+        grams = _shingles(seen.body(path))
+        if len(grams) >= MIN_SHINGLES:
+            folders.setdefault(posixpath.dirname(path), {})[path] = grams
+    pairs = [pair for grams in folders.values() for pair in _near_duplicates(grams)]
     keepers, gone = set(), set()
-    for score, a, b in sorted(pairs, reverse=True):
+    for score, a, b in sorted(pairs, key=lambda pair: (-pair[0], pair[1], pair[2])):
         if {a, b} & gone:
             continue
         keeper, other = _keeper(seen, a, b)
@@ -215,6 +211,30 @@ def _merge_duplicates(shape: Reshape, paths: list[str], receipts: set[str]) -> N
         _merge(shape, keeper, other, score)
         keepers.add(keeper)
         gone.add(other)
+
+
+def _near_duplicates(grams: dict[str, set]) -> list[tuple[float, str, str]]:
+    """Pairs at least NEAR_DUPLICATE alike, by prefix filtering: exact, without comparing every pair.
+
+    Two sets that alike must share one of the rarest len - ceil(t·len) + 1 shingles of each.
+    """
+    frequency = Counter(g for bag in grams.values() for g in bag)
+    index: dict[tuple, list[str]] = {}
+    pairs = []
+    for path in sorted(grams, key=lambda p: (len(grams[p]), p)):
+        bag = grams[path]
+        ordered = sorted(bag, key=lambda g: (frequency[g], g))
+        prefix = ordered[:len(ordered) - math.ceil(NEAR_DUPLICATE * len(ordered)) + 1]
+        for other in sorted({o for g in prefix for o in index.get(g, ())}):
+            smaller = grams[other]
+            if len(smaller) < NEAR_DUPLICATE * len(bag):
+                continue
+            score = len(bag & smaller) / len(bag | smaller)
+            if score >= NEAR_DUPLICATE:
+                pairs.append((score, *sorted((path, other))))
+        for g in prefix:
+            index.setdefault(g, []).append(path)
+    return pairs
 
 
 def _keeper(seen: Survey, a: str, b: str) -> tuple[str, str]:

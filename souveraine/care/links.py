@@ -122,6 +122,7 @@ class Vault:
         self.files = set(files)
         self._read = read
         self._texts: dict[str, str] = {}
+        self._links: dict[str, list[Link]] = {}
 
     @classmethod
     def of(cls, root: Path) -> "Vault":
@@ -143,7 +144,9 @@ class Vault:
         return self._texts[path]
 
     def links(self, path: str) -> list[Link]:
-        return find(self.text(path))
+        if path not in self._links:
+            self._links[path] = find(self.text(path))
+        return self._links[path]
 
     @cached_property
     def _lower(self) -> dict[str, list[str]]:
