@@ -119,7 +119,7 @@ def _summary(root: Path) -> str:
             text = notes.parse(readme.read_text(encoding="utf-8", errors="replace")).body
             for block in re.split(r"\n\s*\n", text):
                 block = " ".join(block.split())
-                if block and not block.startswith(("#", "[!", "![", "<", "```", "=", "-", "|")):
+                if block and not block.startswith(("#", "[!", "![", "<", "```", "=", "-", "|")) and not block.endswith(":"):
                     return block if len(block) <= 300 else block[:299].rstrip() + "…"
     return ""
 
@@ -185,7 +185,7 @@ def _architecture(scan_result: dict) -> str:
     if scan_result["summary"]:
         lines += [f"{scan_result['name']}: {scan_result['summary']}", ""]
     if scan_result["languages"]:
-        lines.append("- Languages: " + ", ".join(f"{l['language']} ({l['files']} files, {l['share']:.0%})" for l in scan_result["languages"]))
+        lines.append("- Languages: " + ", ".join(f"{l['language']} ({_files_count(l['files'])}, {l['share']:.0%})" for l in scan_result["languages"]))
     if scan_result["layout"]:
         lines.append("- Layout: " + ", ".join(f"`{d['folder']}`" + (f" {d['role']}" if d["role"] else "") + f" ({d['files']})"
                                               for d in scan_result["layout"]))
@@ -217,6 +217,10 @@ def _conventions(scan_result: dict) -> str:
         lines.append("- CONTRIBUTING.md holds the project's own rules: read it before changing anything.")
     lines += ["", _provenance(scan_result)]
     return "\n".join(lines) + "\n"
+
+
+def _files_count(n: int) -> str:
+    return f"{n} file" if n == 1 else f"{n} files"
 
 
 def _provenance(scan_result: dict) -> str:

@@ -8,7 +8,7 @@ from tests.support import assert_clean, git
 
 FILES = {
     "pyproject.toml": '[project]\nname = "tidy"\n\n[tool.pytest.ini_options]\ntestpaths = ["tests"]\n',
-    "README.md": "# Tidy\n\nTidy sorts your downloads folder by kind and date.\n",
+    "README.md": "# Tidy\n\nInstall it:\n\n```\npip install tidy\n```\n\nTidy sorts your downloads folder by kind and date.\n",
     "CONTRIBUTING.md": "# Contributing\n\nOpen an issue first.\n",
     "tidy/__init__.py": "",
     "tidy/sort.py": "def sort(paths):\n    return sorted(paths)\n",
@@ -73,7 +73,7 @@ def test_init_from_project_describes_it_in_a_second_commit(repo, tmp_path, runne
     assert conventions.startswith("---\ntype: project\n")   # the template's properties are kept
     architecture = (memory / "system/project/architecture.md").read_text()
     assert "tidy: Tidy sorts your downloads folder by kind and date." in architecture
-    assert "- Languages: Python (4 files, 80%), Shell (1 files, 20%)" in architecture
+    assert "- Languages: Python (4 files, 80%), Shell (1 file, 20%)" in architecture
     assert "Python packaging (pyproject.toml)" in architecture and "CONTRIBUTING.md" in architecture
     assert doctor.doctor(Memory(memory)) == []
     assert json.loads(result.stdout)["from_project"]["paths"] == ["system/project/architecture.md", "system/project/conventions.md"]
@@ -86,7 +86,7 @@ def test_a_second_scan_replaces_the_first(repo, memory):
     git(repo, "commit", "-qm", "feat: go")
     fromproject.write(memory, fromproject.scan(repo))
     text = memory.read_text("system/project/architecture.md")
-    assert text.count(fromproject.SECTION) == 1 and "Go (1 files" in text
+    assert text.count(fromproject.SECTION) == 1 and "Go (1 file," in text
     assert "The shape of the project" in text   # what was there before is kept
 
 
