@@ -75,7 +75,9 @@ def _exchange(user_text, assistant_text, session, at_text, claude_code):
 def _stdin() -> str:
     from souveraine.errors import UsageError
 
-    stream = click.get_text_stream("stdin")
-    if stream.isatty():
+    import sys
+
+    stream = sys.stdin
+    if stream is None or stream.isatty():
         raise UsageError("nothing to persist: give --assistant TEXT (and --user TEXT), JSON on stdin, or --claude-code")
     return stream.read()

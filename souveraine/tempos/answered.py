@@ -17,7 +17,7 @@ local model configured the lead may swap in its judgement; this stays the fallba
 
 import re
 
-from souveraine.tempos.promises import normal, sentences
+from souveraine.tempos.words import normal, sentences, stem, tokens
 
 _STOP = set("""
 a about above after again against all am an and any are as at be because been before being below between both
@@ -52,20 +52,8 @@ def questions(text: str) -> list[str]:
     return found
 
 
-def stem(word: str) -> str:
-    for suffix in ("ing", "ies", "ied", "ed", "es", "ly", "s"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)] + ("y" if suffix in ("ies", "ied") else "")
-    return word
-
-
 def content_words(text: str) -> set[str]:
-    words = set()
-    for word in re.findall(r"[a-z0-9]+(?:'[a-z]+)?", normal(text)):
-        word = word.removesuffix("'s")
-        if word.isdigit() or (len(word) >= 3 and word not in _STOP and "'" not in word):
-            words.add(stem(word))
-    return words
+    return {stem(w) for w in tokens(text) if w.isdigit() or (len(w) >= 3 and w not in _STOP and "'" not in w)}
 
 
 def unanswered(user: str | None, assistant: str) -> list[str]:

@@ -27,7 +27,7 @@ from souveraine.errors import UsageError
 from souveraine.store import clock, journal
 from souveraine.store.atomic import atomic_write
 from souveraine.store.memory import Memory
-from souveraine.tempos import counters, inbox, innervoice, ledger, promises
+from souveraine.tempos import counters, inbox, innervoice, ledger, promises, words
 from souveraine.tempos.innervoice import Thought
 from souveraine.tempos.transcripts import Exchange
 
@@ -109,20 +109,24 @@ def _now(exchange: Exchange) -> datetime:
 
 
 def _journal(change, exchange: Exchange) -> tuple[list[journal.Turn], str | None]:
-    """Append the exchange's turns; a turn already there (same time, role, session, words) is skipped."""
+    """Append the exchange's turns.
+
+    A turn whose time was given and which is already there (same time, role, session,
+    words) is skipped: a hook retried, or a transcript read twice, journals nothing twice.
+    """
     at = _now(exchange)
     user_at = exchange.user_at.astimezone(at.tzinfo) if exchange.user_at else at
-    said = [("user", exchange.user, user_at)] if exchange.user is not None else []
-    said.append(("assistant", exchange.assistant, at))
+    said = [("user", exchange.user, user_at, exchange.user_at or exchange.at)] if exchange.user is not None else []
+    said.append(("assistant", exchange.assistant, at, exchange.at))
     turns, texts, newest = [], {}, None
-    for role, words, when in said:
+    for role, words, when, given in said:
         relpath = journal.day_path(when.date())
         if relpath not in texts:
             full = change.memory.path(relpath)
             texts[relpath] = full.read_text(encoding="utf-8") if full.exists() else None
         existing = texts[relpath] or ""
         taken = journal.block_ids(existing)
-        if _already(existing, relpath, journal.block_id(when, role, words, exchange.session), taken, role, words):
+        if given and _already(existing, relpath, journal.block_id(when, role, words, exchange.session), taken, role, words):
             continue
         block = journal.block_id(when, role, words, exchange.session, taken)
         chunk = journal.render(when, role, words, exchange.session, block)
@@ -189,7 +193,7 @@ def _complete(change, exchange, answer, asked, result, thoughts, items, now) -> 
     for promise in promises.find(exchange.assistant):
         rest = exchange.assistant[promise.end:]
         record = promise.to_dict()
-        if promises.keeps(promise.kind, promise.verb, promise.sentence, rest, exchange.tool_calls):
+        if promises.keeps(promise.kind, promise.verb, promise.sentence, rest, exchange.tool_calls, same_turn=True):
             record["status"] = "kept"
         elif promise.kind == "save":
             if saved and not promise.content:
@@ -234,7 +238,7 @@ def _verify(change, exchange, answer, result, thoughts, now) -> None:
     for question in unanswered(exchange.user, exchange.assistant):
         result.unanswered.append(question)
         thoughts.append(Thought(now, "medium", f'The question "{question}" may have gone unanswered.'))
-    for sentence, _ in promises.sentences(exchange.assistant):
+    for sentence, _ in words.sentences(exchange.assistant):
         if _ASSUMPTION.search(sentence):
             entry = ledger.add(change, "assumptions", sentence, "assumption", answer.link)
             if entry:

@@ -16,6 +16,8 @@ other deliverable). A deterministic reading of the sentence, no model: it runs o
 import re
 from dataclasses import dataclass
 
+from souveraine.tempos.words import normal, sentences, stem, tokens
+
 KINDS = ("save", "commit", "follow_up", "do")
 
 
@@ -31,31 +33,9 @@ class Promise:
         return {"sentence": self.sentence, "kind": self.kind, "verb": self.verb, "content": self.content}
 
 
-# -- reading sentences ------------------------------------------------------------------
-
-_FENCE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
-_SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+[\"'”’)]*|\n|$)")
-_QUOTED = re.compile(r"\"[^\"\n]*\"|“[^”\n]*”|`[^`\n]*`")
-
-
-def sentences(text: str) -> list[tuple[str, int]]:
-    """Sentences with their end offsets; code blocks are not speech."""
-    text = _FENCE.sub(lambda m: " " * len(m[0]), text)
-    found = []
-    for match in _SENTENCE.finditer(text):
-        sentence = match[0].strip(" \t\n-*>#")
-        if sentence:
-            found.append((sentence, match.end()))
-    return found
-
-
-def normal(sentence: str) -> str:
-    """Lower case, straight apostrophes, single spaces: the form the patterns read."""
-    text = sentence.replace("’", "'").replace("‘", "'").lower()
-    return re.sub(r"\s+", " ", text).strip()
-
-
 # -- the frame: who commits, and how ----------------------------------------------------
+
+_QUOTED = re.compile(r"\"[^\"\n]*\"|“[^”\n]*”|`[^`\n]*`")
 
 _FUTURE = (r"\b(?:i|we)(?:'ll| will| shall)\b|\bi(?:'m| am) (?:going|gonna|about) to\b|\bwe(?:'re| are) going to\b"
            r"|\bi (?:promise|intend|plan) to\b|\blet me\b")
@@ -128,8 +108,17 @@ def find(text: str) -> list[Promise]:
     for sentence, end in sentences(text):
         promise = read(sentence)
         if promise:
-            found.append(Promise(sentence, promise[0], promise[1], promise[2], end))
+            found.append(Promise(sentence, promise[0], promise[1], _as_written(promise[2], sentence), end))
     return found
+
+
+def _as_written(content: str, sentence: str) -> str:
+    """The content in the sentence's own letters (patterns read it lower-cased)."""
+    if not content:
+        return ""
+    pattern = r"\s+".join(re.escape(part) for part in content.split())
+    match = re.search(pattern, sentence.replace("’", "'"), re.IGNORECASE)
+    return match[0] if match else content
 
 
 def read(sentence: str) -> tuple[str, str, str] | None:
@@ -219,9 +208,10 @@ _KEPT_TOOL = {
 _KEPT_FOLLOW_UP = re.compile(
     r"\b(?:as promised|following up|circling back|getting back to you|here(?:'s| is) (?:the|my) (?:update|follow-up)"
     r"|(?:followed|checked|circled|reported|got|came) (?:up|back)|looked into|found out)\b")
+_ACTED_ON = ("look into", "investigate", "find out")
 _NEGATED = re.compile(r"(?:\bnot|n't|\bnever|\byet to|\bwill|'ll|\bgoing to|\bto)\s+(?:\w+\s+)?$")
 _STOP = set("a an the that this it these those them to of for in on at by with and or my your our me you i we "
-            "next later tomorrow tonight today now soon week day after before".split())
+            "about up back next later tomorrow tonight today now soon week day after before also all".split())
 
 
 def past(verb: str) -> str:
@@ -240,34 +230,36 @@ def past(verb: str) -> str:
     return f"{form} {rest}".strip()
 
 
-def keeps(kind: str, verb: str, sentence: str, text: str, tool_calls: list[str] = ()) -> bool:
-    """Does ``text`` (a later answer, or the rest of the same one) keep this promise?"""
+def keeps(kind: str, verb: str, sentence: str, text: str, tool_calls=(), same_turn: bool = False) -> bool:
+    """Does ``text`` (a later answer, or the rest of the same one) keep this promise?
+
+    Tool calls count as evidence: a git commit keeps a promise to commit, a remember
+    call a promise to save; in the same turn, any tool call keeps a promise to do or to
+    look into something ("I'll update the file" announcing the edit that follows).
+    """
     tool = _KEPT_TOOL.get(kind)
     if tool and any(tool.search(call) for call in tool_calls):
+        return True
+    if same_turn and tool_calls and (kind == "do" or verb in _ACTED_ON):
         return True
     for said, _ in sentences(text):
         line = normal(said)
         if line.endswith("?"):
             continue
-        if kind == "follow_up" and _kept_follow_up(line):
-            return True
         forms = {"commit": "committed|pushed", "save": "saved|noted|remembered|stored|recorded"}.get(kind) or past(verb)
-        for hit in re.finditer(rf"\b(?:{forms})\b", line):
-            if _NEGATED.search(line[:hit.start()]):
-                continue
-            if kind != "do" or _same_object(sentence, verb, line):
+        hits = list(re.finditer(rf"\b(?:{forms})\b", line))
+        if kind == "follow_up":
+            hits += list(_KEPT_FOLLOW_UP.finditer(line))
+        for hit in hits:
+            if not _NEGATED.search(line[:hit.start()]) and _same_object(sentence, verb, line):
                 return True
     return False
-
-
-def _kept_follow_up(line: str) -> bool:
-    hit = _KEPT_FOLLOW_UP.search(line)
-    return bool(hit) and not _NEGATED.search(line[:hit.start()])
 
 
 def _same_object(sentence: str, verb: str, line: str) -> bool:
     """Share a content word with the promise's object, when the object has one."""
     promised = normal(sentence)
     at = promised.find(verb)
-    words = {w for w in re.findall(r"[a-z0-9]+", promised[at + len(verb):] if at >= 0 else promised)} - _STOP
-    return not words or bool(words & set(re.findall(r"[a-z0-9]+", line)))
+    rest = promised[at + len(verb):] if at >= 0 else promised
+    wanted = {stem(w) for w in tokens(rest) if w not in _STOP and "'" not in w}
+    return not wanted or bool(wanted & {stem(w) for w in tokens(line)})
