@@ -3,7 +3,7 @@ import json
 import pytest
 
 from souveraine.tempos import ledger
-from tests.support import assert_clean, git
+from tests.support import assert_clean
 
 SOURCE = "[[journal/2026/11/2026-11-30#^t143205a1b2c|2026-11-30 14:32]]"
 
