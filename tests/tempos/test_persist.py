@@ -248,16 +248,16 @@ BAD = [
 ]
 
 
-@pytest.mark.parametrize("args, stdin, code, message", BAD)
-def test_bad_input_is_refused_with_one_line_and_nothing_written(invoke, memory, at_1432, args, stdin, code, message):
+def test_bad_input_is_refused_with_one_line_and_nothing_written(invoke, memory, at_1432):
     head = git(memory.root, "rev-parse", "HEAD")
-    done = invoke(*args, input=stdin)
-    assert done.exit_code == code
-    assert done.stderr.startswith(f"souveraine: {message}") and done.stderr.count("\n") == 1
-    assert git(memory.root, "rev-parse", "HEAD") == head
-    assert not (memory.root / "journal" / "2026").exists()
-    assert not (memory.cache / "uncommitted.json").exists()
-    assert_clean(memory.root)
+    for args, stdin, code, message in BAD:
+        done = invoke(*args, input=stdin)
+        assert (done.exit_code, done.stderr[:len(message) + 12]) == (code, f"souveraine: {message}"), args
+        assert done.stderr.count("\n") == 1
+        assert git(memory.root, "rev-parse", "HEAD") == head
+        assert not (memory.root / "journal" / "2026").exists()
+        assert not (memory.cache / "uncommitted.json").exists()
+        assert_clean(memory.root)
 
 
 def test_a_claude_code_transcript_with_no_prompt_yet_journals_the_answer_alone(memory, tmp_path, at_1432):
