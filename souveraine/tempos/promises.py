@@ -37,9 +37,8 @@ class Promise:
 
 _QUOTED = re.compile(r"\"[^\"\n]*\"|“[^”\n]*”|`[^`\n]*`")
 
-_FUTURE = (r"\b(?:i|we)(?:'ll| will| shall)\b|\bi(?:'m| am) (?:going|gonna|about) to\b|\bwe(?:'re| are) going to\b"
-           r"|\bi (?:promise|intend|plan) to\b|\blet me\b")
-_FRAME = re.compile(_FUTURE)
+_FRAME = re.compile(r"\b(?:i|we)(?:'ll| will| shall)\b|\bi(?:'m| am) (?:going|gonna|about) to\b|\bwe(?:'re| are) going to\b"
+                    r"|\bi (?:promise|intend|plan) to\b|\blet me\b")
 _PROGRESSIVE = re.compile(r"(?:\bi(?:'m| am) (?:now )?|^)(saving|noting|committing|pushing|recording|storing|logging)"
                           r" (?:that|this|it|these|those|your)\b")
 _ADVERBS = re.compile(r"^(?:(?:also|now|just|then|first|next|definitely|certainly|quickly|still|gladly|happily|"
@@ -59,8 +58,7 @@ _SAVE = [
     (re.compile(rf"^commit {_OBJECT}? ?to memory\b"), "save"),
     (re.compile(r"^(?:save|memori[sz]e|bookmark|jot|log|store|record)\b"), "save"),
     (re.compile(r"^remember\b"), "remember"),
-    (re.compile(r"^note\b(?! that [\w'-]+ [\w'-]+)"), "note"),
-    (re.compile(rf"^note that [\w'-]+ [\w'-]+"), "note"),
+    (re.compile(r"^note\b"), "note"),
     (re.compile(r"^write (?:[\w' -]+ )?down\b|^write (?:that|this|it) (?:down|in)\b"), "write down"),
     (re.compile(r"^(?:keep|bear) (?:that |this |it |them )?in mind\b"), "keep in mind"),
     (re.compile(r"^keep (?:a (?:\w+ )?note|track)\b|^(?:make|take) (?:a (?:\w+ )?)?notes? (?:of )?"), "note"),
