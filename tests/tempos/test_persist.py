@@ -268,3 +268,17 @@ def test_a_claude_code_transcript_with_no_prompt_yet_journals_the_answer_alone(m
     exchange = from_claude_code(json.dumps({"transcript_path": str(transcript), "last_assistant_message": "Hello."}))
     assert (exchange.user, exchange.assistant) == (None, "Hello.")
     assert [t["role"] for t in persist(memory, exchange).turns] == ["assistant"]
+
+
+def test_the_real_binary_under_a_stop_hook(memory, tmp_path):
+    from tests.support import souveraine
+
+    payload = json.loads((FIXTURES / "stop.json").read_text())
+    payload["transcript_path"] = str(tmp_path / "gone.jsonl")
+    done = souveraine("--memory", str(memory.root), "persist", "--claude-code", input=json.dumps(payload))
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == f"souveraine: the transcript {tmp_path / 'gone.jsonl'} does not exist; nothing was persisted\n"
+    shutil.copy(FIXTURES / "transcript.jsonl", tmp_path / "gone.jsonl")
+    done = souveraine("--memory", str(memory.root), "persist", "--claude-code", input=json.dumps(payload))
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+    assert_clean(memory.root)
