@@ -29,21 +29,27 @@ class Tempo:
 
 
 def _digest(memory: Memory) -> dict:
-    from souveraine.care import digest
+    from souveraine.care.digest import digest
 
-    return digest.run(memory)
+    return digest(memory)
 
 
 def _defrag(memory: Memory) -> dict:
-    from souveraine.care import defrag
+    from souveraine.care.defrag import defrag
 
-    return defrag.run(memory)
+    return defrag(memory)
 
 
 def _doctor(memory: Memory) -> dict:
-    from souveraine.care import doctor
+    """An audit; when it finds errors the agent hears of it through the inbox."""
+    from souveraine.care.doctor import doctor
 
-    return doctor.run(memory)
+    findings = doctor(memory)
+    errors = [f for f in findings if f.severity == "error"]
+    if errors:
+        _queue(memory, f"The quarterly doctor found {len(errors)} error(s), first: {errors[0].path}: "
+                       f"{errors[0].why} Run 'souveraine doctor' to see them all.")
+    return {"findings": len(findings), "errors": len(errors)}
 
 
 def _check(memory: Memory) -> dict:
@@ -106,12 +112,17 @@ def run_job(memory: Memory, name: str, on_busy: str | None = None) -> dict:
 
 
 def _report_failure(memory: Memory, name: str, exc: Exception, at: datetime) -> None:
+    _queue(memory, f"Scheduled {name} failed at {at:%Y-%m-%d %H:%M}: {exc}. "
+                   f"See .souveraine/{LOG}; rerun with 'souveraine schedule once {name}'.")
+
+
+def _queue(memory: Memory, text: str) -> None:
     from souveraine.tempos import inbox
 
     try:
-        inbox.add(memory, f"Scheduled {name} failed at {at:%Y-%m-%d %H:%M}: {exc}", urgency="high")
-    except Exception as again:  # the inbox itself failing is logged, not raised
-        logger.error("could not queue the failure of %s: %s", name, again)
+        inbox.add(memory, text, urgency="high")
+    except Exception as again:  # the inbox itself failing (or off) is logged, not raised
+        logger.error("could not queue '%s': %s", text, again)
 
 
 def next_runs(memory: Memory, now: datetime | None = None) -> list[dict]:

@@ -133,3 +133,24 @@ def test_bare_schedule_lists(memory, invoke):
     result = invoke("schedule", "--json")
     assert result.exit_code == 0
     assert [row["tempo"] for row in json.loads(result.stdout)] == ["digest", "defrag", "doctor", "check"]
+
+
+def test_a_failing_job_becomes_an_inbox_item(memory, monkeypatch):
+    from souveraine.tempos import inbox
+    from tests.support import assert_clean
+
+    def broken(memory):
+        raise RuntimeError("the disk is full")
+
+    monkeypatch.setitem(schedule.TEMPOS, "digest", schedule.Tempo("digest", "x", broken))
+    result = schedule.run_job(memory, "digest")
+    assert result["status"] == "failed" and result["error"] == "the disk is full"
+    items = inbox.items(memory, "pending")
+    assert len(items) == 1 and items[0]["urgency"] == "high"
+    assert "Scheduled digest failed" in items[0]["text"] and "the disk is full" in items[0]["text"]
+    assert_clean(memory.root)
+
+
+def test_the_real_jobs_run_on_a_fresh_memory(memory):
+    for name in ("doctor", "digest"):
+        assert schedule.run_job(memory, name)["status"] == "done", name
