@@ -142,7 +142,7 @@ def names(text: str, lowercase: set[str] | frozenset = frozenset()) -> list[str]
     return list(found)
 
 
-def _capitalised_runs(sentence: str, seen_lower: set[str]) -> list[str]:
+def _capitalised_runs(sentence: str, seen_lower: set[str], openers: bool = True) -> list[str]:
     runs, run, last_end = [], [], None
     matches = list(TOKEN.finditer(sentence))
     for i, match in enumerate(matches):
@@ -151,7 +151,7 @@ def _capitalised_runs(sentence: str, seen_lower: set[str]) -> list[str]:
         if run and not joined:
             runs.append(run)
             run = []
-        if _is_name_word(token, i == 0, seen_lower):
+        if _is_name_word(token, i == 0, seen_lower) and (openers or i > 0):
             run.append(token)
         elif run and token in PARTICLES and _name_follows(matches, i + 1, seen_lower):
             run.append(token)
@@ -250,7 +250,7 @@ def score(sentence: str, freq: Counter) -> float:
         return 0.0
     base = sum(freq[w] for w in content) / len(content)
     length = min(1.0, len(content) / 6)
-    signal = 0.5 * len(_capitalised_runs(sentence, set())) + 0.25 * len(re.findall(r"\d+", sentence))
+    signal = 0.5 * len(_capitalised_runs(sentence, set(), openers=False)) + 0.25 * len(re.findall(r"\d+", sentence))
     return base * length + signal
 
 
