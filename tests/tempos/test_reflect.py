@@ -1,12 +1,14 @@
 import json
 import re
 
+import pytest
+
 from souveraine.identity.memories import remember
 from souveraine.store import journal
 from souveraine.tempos import reflect, vocabulary
 from tests.inference.fake_model import FakeModel, answer, closed_port_base
 from tests.support import assert_clean, git
-from tests.tempos.conversation import configure, say
+from tests.tempos.conversation import configure, copy_of, prebuilt, say
 
 EARLIER = [
     ("user", "Ottoline wrote from Kyoto about the garden."),
@@ -33,11 +35,25 @@ def witnessed(memory, monkeypatch):
     blocks = say(memory, "2026-11-30T14:00:00", WINDOW[:4])
     remember(memory, "Zanzibar in March, with the whole family.")
     blocks += say(memory, "2026-11-30T14:10:00", WINDOW[4:])
-    return first, blocks
+    memory.first, memory.blocks = first, blocks
 
 
-def test_the_witness_entry_holds_four_elements_citing_the_turns(memory, monkeypatch):
-    _, blocks = witnessed(memory, monkeypatch)
+@pytest.fixture(scope="module")
+def conversation(tmp_path_factory):
+    return prebuilt(tmp_path_factory, witnessed)
+
+
+@pytest.fixture
+def talked(conversation, tmp_path, monkeypatch):
+    """A copy of the conversation, its clock just after the last turn."""
+    monkeypatch.setenv("SOUVERAINE_NOW", "2026-11-30T15:00:00")
+    copy = copy_of(conversation, tmp_path)
+    copy.first, copy.blocks = conversation.first, conversation.blocks
+    return copy
+
+
+def test_the_witness_entry_holds_four_elements_citing_the_turns(talked):
+    memory, blocks = talked, talked.blocks
     result = reflect.run(memory, force=True)
     assert result["reflected"] and result["turns"] == 6 and result["method"] == "the extractive method"
     assert result["path"] == "journal/2026/11/2026-11-30.md"
@@ -57,38 +73,35 @@ def test_the_witness_entry_holds_four_elements_citing_the_turns(memory, monkeypa
     assert git(memory.root, "log", "-1", "--format=%s").strip() == "chore(reflect): witness 6 turns through 2026-11-30 14:11"
 
 
-def test_the_flame_finds_exactly_the_new_names(memory, monkeypatch):
-    _, blocks = witnessed(memory, monkeypatch)
-    result = reflect.run(memory, force=True)
+def test_the_flame_finds_exactly_the_new_names(talked):
+    result = reflect.run(talked, force=True)
     # Ottoline and Kyoto were in the journal, Bertrand in a note, before the last witness;
     # Zanzibar's note was written during the conversation, so Zanzibar is new.
     assert result["flame"] == ["Marguerite Duras", "Hokusai", "SQLite", "Zanzibar"]
-    text = memory.read_text(result["path"])
-    assert f"- *Hokusai* ([[journal/2026/11/2026-11-30#^{blocks[3]}|2026-11-30 14:03]])" in text
+    text = talked.read_text(result["path"])
+    assert f"- *Hokusai* ([[journal/2026/11/2026-11-30#^{talked.blocks[3]}|2026-11-30 14:03]])" in text
 
 
-def test_the_vocabulary_cache_is_rebuilt_from_the_files_to_the_same_words(memory, monkeypatch):
-    first, _ = witnessed(memory, monkeypatch)
-    turns, last = reflect.window(memory)
-    assert last.block_id == first["block_id"]
-    incremental = vocabulary.held_before(memory, last)
-    (memory.cache / vocabulary.CACHE).unlink()
-    rebuilt = vocabulary.held_before(memory, last)
+def test_the_vocabulary_cache_is_rebuilt_from_the_files_to_the_same_words(talked):
+    turns, last = reflect.window(talked)
+    assert last.block_id == talked.first["block_id"] and len(turns) == 6
+    incremental = vocabulary.held_before(talked, last)
+    (talked.cache / vocabulary.CACHE).unlink()
+    rebuilt = vocabulary.held_before(talked, last)
     assert incremental == rebuilt and {"ottoline", "kyoto", "bertrand", "russell"} <= rebuilt
     assert "zanzibar" not in rebuilt and "marguerite" not in rebuilt
-    assert json.loads((memory.cache / vocabulary.CACHE).read_text())["witness"] == f"{last.path}#^{last.block_id}"
+    assert json.loads((talked.cache / vocabulary.CACHE).read_text())["witness"] == f"{last.path}#^{last.block_id}"
 
 
-def test_a_second_witness_extends_the_cache_by_one_window(memory, monkeypatch):
-    witnessed(memory, monkeypatch)
-    reflect.run(memory, force=True)
-    say(memory, "2026-11-30T16:00:00", [("user", "Marguerite and Hokusai again, and now Quetzalcoatl.")])
+def test_a_second_witness_extends_the_cache_by_one_window(talked, monkeypatch):
+    reflect.run(talked, force=True)
+    say(talked, "2026-11-30T16:00:00", [("user", "Marguerite and Hokusai again, and now Quetzalcoatl.")])
     monkeypatch.setenv("SOUVERAINE_NOW", "2026-11-30T16:30:00")
-    assert reflect.run(memory, force=True)["flame"] == ["Quetzalcoatl"]
-    _, last = reflect.window(memory)
-    cached = vocabulary.held_before(memory, last)
-    (memory.cache / vocabulary.CACHE).unlink()
-    assert vocabulary.held_before(memory, last) == cached
+    assert reflect.run(talked, force=True)["flame"] == ["Quetzalcoatl"]
+    _, last = reflect.window(talked)
+    cached = vocabulary.held_before(talked, last)
+    (talked.cache / vocabulary.CACHE).unlink()
+    assert vocabulary.held_before(talked, last) == cached
 
 
 def test_due_every_message_interval(memory, monkeypatch):
