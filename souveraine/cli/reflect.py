@@ -39,7 +39,14 @@ def _render(result: dict) -> str | None:
 
 @click.group(name="model", cls=DefaultGroup, default="check")
 def model_cmd():
-    """The local model endpoint reflect and archive ask, if one is configured."""
+    """The local model endpoint reflect and archive ask, if one is configured.
+
+    Run bare, it checks the endpoint.
+
+    Example:
+
+        souveraine model
+    """
 
 
 @model_cmd.command(name="check")
