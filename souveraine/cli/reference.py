@@ -26,8 +26,10 @@ def walk(group: click.Group, ctx: click.Context, prefix: str = "souveraine"):
 
 
 def _context(command, name, parent=None) -> click.Context:
-    # A fixed width, so the generated text does not depend on the terminal.
-    return click.Context(command, info_name=name, parent=parent, terminal_width=80, max_content_width=80)
+    # A fixed width, so the generated text does not depend on the terminal; the CLI's own
+    # help option names, since click caches a command's help option from its first context.
+    return click.Context(command, info_name=name, parent=parent, terminal_width=80, max_content_width=80,
+                         help_option_names=cli.context_settings["help_option_names"])
 
 
 def commands_markdown() -> str:
