@@ -120,7 +120,8 @@ def run(memory: Memory, *, force: bool = False, dry_run: bool = False, model: st
 def compose(memory: Memory, limits: dict, endpoint: inference.Endpoint | None = None, progress=None) -> Plan:
     """The new synthesis (not yet written) and the moves of the ones it supersedes."""
     mark = pressure.last_synthesis(memory)
-    turns = pending_turns(memory, mark, progress)
+    # One bar per run: the days read for the extractive method, the chunks sent to a model.
+    turns = pending_turns(memory, mark, progress if endpoint is None else None)
     spoken = [t for t in turns if t.role in SPOKEN]
     old = superseded(memory)
     previous = [notes.read(memory.root / path) for path in old]
