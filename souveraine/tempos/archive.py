@@ -68,7 +68,8 @@ class Item:
 class Plan:
     path: str
     text: str
-    turns: list[Turn]
+    turns: list[Turn]      # the user and assistant turns compressed
+    last: Turn             # the last turn covered, whatever its role
     moves: list[tuple[str, str]] = field(default_factory=list)
     method: str = "extractive"
 
@@ -99,14 +100,17 @@ def run(memory: Memory, *, force: bool = False, dry_run: bool = False, model: st
                           f"{before.messages} of {before.interval} messages"}
     endpoint = None if extractive_only else inference.endpoint_for(memory.config, "archivist")
     plan = compose(memory, limits, endpoint, progress)
+    if plan is None:
+        return {"archived": False, "reason": "nothing to synthesize: no messages since the last synthesis",
+                "pressure": {"before": before.to_dict()}}
     result = {"archived": not dry_run, "dry_run": dry_run, "path": plan.path, "turns": len(plan.turns),
-              "from": str(plan.turns[0].day), "through": str(plan.turns[-1].day),
-              "through_turn": plan.turns[-1].block_id, "method": plan.method,
+              "from": str(plan.turns[0].day), "through": str(plan.last.day),
+              "through_turn": plan.last.block_id, "method": plan.method,
               "moved": [{"from": old, "to": new} for old, new in plan.moves]}
     if dry_run:
         after = _estimate(memory, before, plan, limits)
         return {**result, "pressure": {"before": before.to_dict(), "after": after.to_dict()}, "synthesis": plan.text}
-    message = f"chore(archive): synthesize {len(plan.turns)} turns through {plan.turns[-1].day}"
+    message = f"chore(archive): synthesize {len(plan.turns)} turns through {plan.last.day}"
     if change is not None:
         _write(change, plan)
     else:
@@ -117,12 +121,15 @@ def run(memory: Memory, *, force: bool = False, dry_run: bool = False, model: st
     return {**result, "pressure": {"before": before.to_dict(), "after": after.to_dict()}}
 
 
-def compose(memory: Memory, limits: dict, endpoint: inference.Endpoint | None = None, progress=None) -> Plan:
-    """The new synthesis (not yet written) and the moves of the ones it supersedes."""
+def compose(memory: Memory, limits: dict, endpoint: inference.Endpoint | None = None, progress=None) -> Plan | None:
+    """The new synthesis (not yet written) and the moves of the ones it supersedes; None when
+    no message waits. It covers every pending turn, the last one whatever its role."""
     mark = pressure.last_synthesis(memory)
     # One bar per run: the days read for the extractive method, the chunks sent to a model.
     turns = pending_turns(memory, mark, progress if endpoint is None else None)
     spoken = [t for t in turns if t.role in SPOKEN]
+    if not spoken:
+        return None
     old = superseded(memory)
     previous = [notes.read(memory.root / path) for path in old]
     if endpoint is None:
@@ -130,7 +137,7 @@ def compose(memory: Memory, limits: dict, endpoint: inference.Endpoint | None = 
     else:
         body, method = model_essence(spoken, previous, limits, endpoint, progress), endpoint.model
     moves = [(path, _free(memory, f"{ARCHIVE}/{path.rsplit('/', 1)[-1]}")) for path in old]
-    last = spoken[-1]
+    last = turns[-1]
     path = f"{FOLDER}/synthesis-{last.day}-{last.at:%H%M%S}.md"
     note = notes.new({
         "type": "synthesis",
@@ -144,7 +151,7 @@ def compose(memory: Memory, limits: dict, endpoint: inference.Endpoint | None = 
         "sources": [f"[[{rel[:-3]}]]" for _, rel in moves] + _day_links(spoken),
         "tags": ["synthesized"],
     }, _title(last.day) + _intro(spoken, moves, method) + body)
-    return Plan(path, notes.dumps(note), spoken, moves, method)
+    return Plan(path, notes.dumps(note), spoken, last, moves, method)
 
 
 def pending_turns(memory: Memory, mark: pressure.Mark | None, progress=None) -> list[Turn]:

@@ -239,9 +239,8 @@ def _sections(answer: str) -> dict[str, list[str]]:
         if header and len(line) < 80 and not line.startswith(("-", "*  ", "+")):
             current = header[1].lower()
             sections.setdefault(current, [])
-            rest = header[2].strip(" *_")
-            if rest and not re.fullmatch(r"[\w\s,()]+", rest):
-                sections[current].append(_plain(rest))
+            if "^" in header[2]:    # "The Fold: the third turn ^t1" carries its point on the heading
+                sections[current].append(_plain(header[2].strip(" *_")))
             continue
         if current and line:
             sections[current].append(_plain(line))

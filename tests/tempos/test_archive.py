@@ -5,7 +5,7 @@ import pytest
 from souveraine.inference.client import InferenceError
 from souveraine.store import git as store_git
 from souveraine.store import journal, notes
-from souveraine.tempos import archive
+from souveraine.tempos import archive, pressure, reflect
 from tests.inference.fake_model import FakeModel, answer, status
 from tests.support import assert_clean, git
 from tests.tempos.conversation import configure, copy_of, filler, invoke_on, prebuilt, say
@@ -219,3 +219,13 @@ def test_a_failing_model_fails_loudly_and_writes_nothing(memory, monkeypatch, in
     assert git(memory.root, "rev-parse", "HEAD") == head
     assert invoke("archive", "--force", "--extractive").exit_code == 0
     assert_clean(memory.root)
+
+
+def test_the_synthesis_covers_a_witness_that_follows_the_last_message(memory, monkeypatch):
+    monkeypatch.setenv("SOUVERAINE_NOW", "2026-11-30T15:00:00")
+    say(memory, "2026-11-30T09:00:00", PLANTED)
+    witness = reflect.run(memory, force=True)
+    result = archive.run(memory, force=True)
+    assert (result["turns"], result["through_turn"]) == (4, witness["block_id"])
+    assert result["path"] == "system/synthesized/synthesis-2026-11-30-150000.md"
+    assert pressure.measure(memory).unsynthesized_tokens == 0

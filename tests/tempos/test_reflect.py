@@ -159,12 +159,13 @@ def test_the_cli_reports_in_text_and_json(memory, monkeypatch, invoke):
     assert_clean(memory.root)
 
 
-MODEL_ANSWER = """## The Fold
+MODEL_ANSWER = """**The Fold** — where intensity vibrated:
 - The third turn pressed hardest ^{b2}
+
 ## The Chain
-- The ledger passed from the user to the assistant ^{b0} ^{b1}
-## The Anchor
-- Care for the ledger held ^{b0} ^{bogus}
+1. The ledger passed from the user to the assistant ^{b0} ^{b1}
+
+Anchor: care for the ledger held ^{b0} ^{bogus}
 """
 
 
@@ -180,7 +181,8 @@ def test_a_configured_model_writes_the_fold_chain_and_anchor(memory, monkeypatch
     assert f"[^{blocks[2]} · 2026-11-30 14:02 · user] Badly!" in request["json"]["messages"][1]["content"]
     assert result["method"] == "the model witness"
     assert result["fold"] == [f"The third turn pressed hardest [[journal/2026/11/2026-11-30#^{blocks[2]}|2026-11-30 14:02]]"]
-    assert result["anchor"][0].endswith("^t000000u0000")
+    assert result["chain"] == [f"The ledger passed from the user to the assistant [[journal/2026/11/2026-11-30#^{blocks[0]}|2026-11-30 14:00]] [[journal/2026/11/2026-11-30#^{blocks[1]}|2026-11-30 14:01]]"]
+    assert result["anchor"] == [f"care for the ledger held [[journal/2026/11/2026-11-30#^{blocks[0]}|2026-11-30 14:00]] ^t000000u0000"]
     assert result["flame"] == ["Marguerite Duras", "Ottoline"]
     assert_clean(memory.root)
 
