@@ -92,8 +92,7 @@ def run(memory: Memory, *, force: bool = False, dry_run: bool = False, model: st
     limits = memory.config.model(model)
     before = pressure.measure(memory, model)
     if before.messages == 0:
-        return {"archived": False, "reason": "nothing to synthesize: no messages since the last synthesis",
-                "pressure": {"before": before.to_dict()}}
+        return _nothing(before)
     if not force and not before.due:
         return {"archived": False, "pressure": {"before": before.to_dict()},
                 "reason": f"not due: pressure {before.ratio:.1%} (archives at {before.threshold:.0%}), "
@@ -101,8 +100,7 @@ def run(memory: Memory, *, force: bool = False, dry_run: bool = False, model: st
     endpoint = None if extractive_only else inference.endpoint_for(memory.config, "archivist")
     plan = compose(memory, limits, endpoint, progress)
     if plan is None:
-        return {"archived": False, "reason": "nothing to synthesize: no messages since the last synthesis",
-                "pressure": {"before": before.to_dict()}}
+        return _nothing(before)
     result = {"archived": not dry_run, "dry_run": dry_run, "path": plan.path, "turns": len(plan.turns),
               "from": str(plan.turns[0].day), "through": str(plan.last.day),
               "through_turn": plan.last.block_id, "method": plan.method,
@@ -119,6 +117,11 @@ def run(memory: Memory, *, force: bool = False, dry_run: bool = False, model: st
         result["commit"] = own.sha
     after = pressure.measure(memory, model)
     return {**result, "pressure": {"before": before.to_dict(), "after": after.to_dict()}}
+
+
+def _nothing(before: pressure.Pressure) -> dict:
+    return {"archived": False, "reason": "nothing to synthesize: no messages since the last synthesis",
+            "pressure": {"before": before.to_dict()}}
 
 
 def compose(memory: Memory, limits: dict, endpoint: inference.Endpoint | None = None, progress=None) -> Plan | None:

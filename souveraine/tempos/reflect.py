@@ -47,7 +47,7 @@ TRANSCRIPT_CHARS = 24_000  # the newest turns that fit are shown
 @dataclass
 class Witness:
     turns: list[Turn]
-    method: str
+    method: str            # "extractive", or the model's name
     fold: list[str] = field(default_factory=list)
     chain: list[str] = field(default_factory=list)
     flame: list[tuple[str, Turn]] = field(default_factory=list)
@@ -59,7 +59,8 @@ class Witness:
         flame = [f"*{name}* ({turn.link})" for name, turn in self.flame] or ["nothing was named for the first time"]
         for element, items in zip(ELEMENTS, (self.fold, self.chain, flame, self.anchor)):
             lines += [TITLES[element], *(f"- {item}" for item in items), ""]
-        lines.append(f"_Witnessed by {self.method}; a witness does not correct._")
+        how = "the extractive method" if self.method == "extractive" else f"the model {self.method}"
+        lines.append(f"_Witnessed by {how}; a witness does not correct._")
         return "\n".join(lines)
 
     def to_dict(self) -> dict:
@@ -116,10 +117,10 @@ def run(memory: Memory, *, force: bool = False, change=None, extractive_only: bo
 def witness(turns: list[Turn], held: set[str], endpoint: inference.Endpoint | None = None) -> Witness:
     """The four elements for ``turns``; ``held`` is the vocabulary the memory had before them."""
     if endpoint is None:
-        seen = Witness(turns, "the extractive method", fold(turns), chain(turns))
+        seen = Witness(turns, "extractive", fold(turns), chain(turns))
         seen.anchor = anchor(turns, held, exclude=set(_terms_of(seen.chain)))
     else:
-        seen = Witness(turns, f"the model {endpoint.model}")
+        seen = Witness(turns, endpoint.model)
         seen.fold, seen.chain, seen.anchor = _ask_model(turns, endpoint)
     seen.flame = flame(turns, held)
     return seen

@@ -55,7 +55,7 @@ def talked(conversation, tmp_path, monkeypatch):
 def test_the_witness_entry_holds_four_elements_citing_the_turns(talked):
     memory, blocks = talked, talked.blocks
     result = reflect.run(memory, force=True)
-    assert result["reflected"] and result["turns"] == 6 and result["method"] == "the extractive method"
+    assert result["reflected"] and result["turns"] == 6 and result["method"] == "extractive"
     assert result["path"] == "journal/2026/11/2026-11-30.md"
     [entry] = [t for t in journal.read_day(memory.root, result["path"]) if t.role == "reflection"]
     assert entry.block_id == result["block_id"] and entry.at.isoformat() == "2026-11-30T15:00:00"
@@ -179,7 +179,8 @@ def test_a_configured_model_writes_the_fold_chain_and_anchor(memory, monkeypatch
     assert request["json"]["model"] == "witness"
     assert request["json"]["messages"][0]["content"] == reflect.SYSTEM_PROMPT
     assert f"[^{blocks[2]} · 2026-11-30 14:02 · user] Badly!" in request["json"]["messages"][1]["content"]
-    assert result["method"] == "the model witness"
+    assert result["method"] == "witness"
+    assert "_Witnessed by the model witness; a witness does not correct._" in memory.read_text(result["path"])
     assert result["fold"] == [f"The third turn pressed hardest [[journal/2026/11/2026-11-30#^{blocks[2]}|2026-11-30 14:02]]"]
     assert result["chain"] == [f"The ledger passed from the user to the assistant [[journal/2026/11/2026-11-30#^{blocks[0]}|2026-11-30 14:00]] [[journal/2026/11/2026-11-30#^{blocks[1]}|2026-11-30 14:01]]"]
     assert result["anchor"] == [f"care for the ledger held [[journal/2026/11/2026-11-30#^{blocks[0]}|2026-11-30 14:00]] ^t000000u0000"]
