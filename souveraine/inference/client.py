@@ -10,10 +10,7 @@ configured, the tempos use their extractive methods (souveraine.inference.extrac
 import json
 import socket
 import time
-import urllib.error
-import urllib.request
 from dataclasses import dataclass
-from http.client import HTTPException
 
 from souveraine.errors import ConfigError, SouveraineError
 
@@ -76,8 +73,7 @@ class Client:
         self.endpoint = endpoint
         self.backoff = backoff
         self.sleep = sleep
-        # Local endpoints are reached directly: a proxy from the environment must not see the memory.
-        self._opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+        self._opener = None
 
     def chat(self, messages: list[dict], *, temperature: float = 0.2, max_tokens: int | None = None) -> Reply:
         payload = {"model": self.endpoint.model, "messages": messages, "temperature": temperature, "stream": False}
@@ -102,6 +98,14 @@ class Client:
         raise AssertionError("unreachable")
 
     def _send(self, data: bytes) -> bytes:
+        # Imported here: urllib.request costs tens of milliseconds, and persist imports this module.
+        import urllib.error
+        import urllib.request
+        from http.client import HTTPException
+
+        if self._opener is None:
+            # Local endpoints are reached directly: a proxy from the environment must not see the memory.
+            self._opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
         headers = {"Content-Type": "application/json", "Accept": "application/json"}
         if self.endpoint.api_key:
             headers["Authorization"] = f"Bearer {self.endpoint.api_key}"
