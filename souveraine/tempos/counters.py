@@ -126,8 +126,6 @@ def _synthesized_stamp(memory: Memory) -> int:
 
 
 def _since_synthesis(memory: Memory) -> int:
-    from souveraine.tempos.pressure import last_synthesis
+    from souveraine.tempos.pressure import unsynthesized_messages
 
-    through = last_synthesis(memory) if any((memory.root / SYNTHESIZED).glob("*.md")) else None
-    since = through + timedelta(days=1) if through else None
-    return sum(1 for turn in journal.turns(memory.root, since=since) if turn.role in MESSAGES)
+    return unsynthesized_messages(memory)

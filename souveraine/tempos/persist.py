@@ -52,6 +52,7 @@ class PersistResult:
     since_archive: int = 0
     reflection_due: bool = False
     archive_due: bool = False
+    ran: dict = field(default_factory=dict)
     commit: str | None = None
     uncommitted: list[str] = field(default_factory=list)
 
@@ -79,6 +80,7 @@ def persist(memory: Memory, exchange: Exchange, *, commit: bool = True, n1: bool
                 _subconscious(change, exchange, turns, result, thoughts, items)
             counters.advance(memory, counts, turns, newest)
             thoughts += _due(memory, counts, result, len(turns), _now(exchange))
+            thoughts += _run_due(change, result, _now(exchange))
             if result.n1:
                 innervoice.append(change, thoughts)
                 result.thoughts = [t.to_dict() for t in thoughts]
@@ -269,6 +271,28 @@ def _due(memory: Memory, counts, result: PersistResult, added: int, now: datetim
         thoughts.append(Thought(now, "low", f"Reflection is due: {counts.reflection} messages since the last."))
     if result.archive_due and counts.archive - added < every_archive:
         thoughts.append(Thought(now, "medium", f"The archivist is due: {counts.archive} messages since the last synthesis."))
+    return thoughts
+
+
+def _run_due(change, result: PersistResult, now: datetime) -> list[Thought]:
+    """Run the tempos whose interval has come, inside this persist's commit.
+
+    A local model that fails does not lose the turn: the tempo stays due, and the
+    inner voice says why.
+    """
+    if not (result.reflection_due or result.archive_due):
+        return []
+    from souveraine.inference.client import InferenceError
+    from souveraine.tempos import archive, reflect
+
+    thoughts = []
+    for name, due, tempo in (("reflection", result.reflection_due, reflect), ("archive", result.archive_due, archive)):
+        if not due:
+            continue
+        try:
+            result.ran[name] = tempo.run(change.memory, change=change)
+        except InferenceError as exc:
+            thoughts.append(Thought(now, "medium", f"The {name} is due but the local model failed: {exc}"))
     return thoughts
 
 

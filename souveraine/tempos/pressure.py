@@ -75,6 +75,11 @@ def measure(memory: Memory, model_name: str | None = None) -> Pressure:
                     model["context_limit"], threshold, messages, interval)
 
 
+def unsynthesized_messages(memory: Memory) -> int:
+    """User and assistant turns after the newest synthesis (what archive's interval counts)."""
+    return sum(len(_SPOKEN.findall(text)) for _, text in pending(memory, last_synthesis(memory)))
+
+
 def limits(memory: Memory, model: dict) -> tuple[float, int]:
     """The threshold and interval in force: whichever of [archivist] and the model's comes first."""
     section = memory.config["archivist"]
