@@ -1,6 +1,5 @@
 """Commit messages: Conventional Commits in the memory's vocabulary, and `refactor` means moved only."""
 
-from souveraine.laws import refactor
 from souveraine.laws.breach import Breach
 from souveraine.store import conventions
 
@@ -13,5 +12,7 @@ def breaches(message: str, diff=None) -> list[Breach]:
         return [Breach("", "bad_message", why)]
     header = conventions.parse(conventions.clean(message))
     if header is not None and header.type == "refactor" and diff is not None:
+        from souveraine.laws import refactor
+
         return refactor.breaches(diff())
     return []

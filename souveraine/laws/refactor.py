@@ -7,12 +7,12 @@ large changes): the blobs removed and the blobs added must be the same multiset.
 from collections import Counter
 
 from souveraine.laws.breach import Breach
-from souveraine.laws.snapshot import Entry
 
 FIX = "only moves or renames of identical files are a refactor; commit it as 'fix(memory): …' or 'chore(defrag): …' instead"
 
 
-def breaches(diff: list[Entry]) -> list[Breach]:
+def breaches(diff: list) -> list[Breach]:
+    """``diff``: the snapshot's entries against its first parent."""
     removed = Counter(e.old for e in diff if e.status == "D")
     added = Counter(e.new for e in diff if e.status == "A")
     out = []
