@@ -21,8 +21,9 @@ MARK = "souveraine.laws"  # every entry script runs this module
 
 
 def hooks_dir(root: Path) -> Path:
-    gitdir = git.run(root, "rev-parse", "--absolute-git-dir").stdout.strip()
-    return Path(gitdir) / "hooks"
+    """The repository's own hooks folder, shared by every worktree (forks live in worktrees)."""
+    common = git.run(root, "rev-parse", "--path-format=absolute", "--git-common-dir").stdout.strip()
+    return Path(common) / "hooks"
 
 
 def install(root: Path) -> list[str]:
