@@ -7,7 +7,6 @@ Hooks never prompt; git runs them from cron, editors and Obsidian's git plugin a
 
 import os
 import sys
-from pathlib import Path
 
 CLIENT = ("pre-commit", "commit-msg", "post-commit")
 SERVER = ("pre-receive",)
@@ -41,7 +40,8 @@ def commit_msg(args: list[str], stdin) -> list[str]:
         return ["commit-msg: the message file's path is missing (git passes it)"]
     from souveraine.laws import messages
 
-    message = Path(args[0]).read_text(encoding="utf-8", errors="replace")
+    with open(args[0], encoding="utf-8", errors="replace") as handle:
+        message = handle.read()
     return [str(b) for b in messages.breaches(message, lambda: _staged_diff())]
 
 
@@ -64,14 +64,15 @@ def post_commit(args: list[str], stdin) -> list[str]:
 def pre_receive(args: list[str], stdin) -> list[str]:
     from souveraine.laws import remote
 
-    breaches = remote.guard(Path(os.environ.get("GIT_DIR", ".")).resolve(), remote.parse_updates(stdin.read()))
+    gitdir = os.path.realpath(os.environ.get("GIT_DIR", "."))
+    breaches = remote.guard(gitdir, remote.parse_updates(stdin.read()))
     return [f"{b.commit[:12]} {b}" if b.commit else str(b) for b in breaches]
 
 
 HOOKS = {"pre-commit": pre_commit, "commit-msg": commit_msg, "post-commit": post_commit, "pre-receive": pre_receive}
 
 
-def _after_commit(module, name: str, root: Path) -> None:
+def _after_commit(module, name: str, root) -> None:
     if module is None:
         return
     try:
@@ -81,8 +82,10 @@ def _after_commit(module, name: str, root: Path) -> None:
               file=sys.stderr)
 
 
-def _root() -> Path:
+def _root():
     """Hooks run at the work tree's root; `souveraine hook …` by hand may run below it."""
+    from pathlib import Path
+
     cwd = Path.cwd()
     if (cwd / ".git").exists():
         return cwd

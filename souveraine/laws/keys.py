@@ -7,8 +7,6 @@ or TOML text, or alone in a file named like a key. A bare 64-hex-digit value is 
 enough: frontmatter carries sha256 hashes (`content_sha256: …`) that look the same.
 """
 
-import base64
-import binascii
 import re
 
 _PEM = re.compile(r"-----BEGIN ([A-Z0-9 ]*PRIVATE KEY[A-Z ]*)-----")
@@ -72,6 +70,9 @@ def _key_bytes(value: str) -> bool:
         raw = _base58(value[1:])
         return len(raw) in (32, 64) or (raw[:2] == _ED25519_PRIV and len(raw) in (34, 66))
     if len(value.rstrip("=")) in (43, 86):
+        import base64
+        import binascii
+
         try:
             raw = base64.b64decode(value.replace("-", "+").replace("_", "/") + "==", validate=False)
         except (binascii.Error, ValueError):

@@ -104,4 +104,4 @@ def test_the_entry_scripts_are_shipped_for_every_hook():
     for name in (*hooks.CLIENT, *hooks.SERVER):
         script = resources.path("hooks") / name
         assert os.access(script, os.X_OK), name
-        assert f"-m souveraine.laws {name}" in script.read_text()
+        assert f'-c "$ENTRY" {name}' in script.read_text()
