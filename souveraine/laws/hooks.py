@@ -24,6 +24,11 @@ def main(argv: list[str], stdin=None) -> int:
         lines = HOOKS[name](args, stdin or sys.stdin)
     except SouveraineError as exc:
         lines = [f"{name}: {exc}"]
+    except Exception as exc:  # a bug must not pass a commit unjudged, nor bury the reason in a traceback
+        if os.environ.get("SOUVERAINE_DEBUG"):
+            raise
+        lines = [f"{name}: the laws could not be checked ({type(exc).__name__}: {exc}); "
+                 "set SOUVERAINE_DEBUG=1 for a traceback and report it"]
     for line in lines:
         print(f"souveraine: {line}", file=sys.stderr)
     return 1 if lines else 0

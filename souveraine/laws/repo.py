@@ -34,6 +34,9 @@ class Repo:
 
         All names not read before are fetched by one `git cat-file --batch`.
         """
+        for name in names:
+            if "\n" in name:  # cannot be asked of cat-file's line protocol, and no memory file is named so
+                self._objects[name] = None
         wanted = [n for n in dict.fromkeys(names) if n not in self._objects]
         if wanted:
             stdout = self.run("cat-file", "--batch", input="".join(n + "\n" for n in wanted).encode()).stdout
