@@ -16,6 +16,9 @@ _NAMED = re.compile(
     r"""(?:[_-]?(?:hex|b64|base64|base58|multibase|bytes))?)["']?[ \t]*[:=][ \t]*["']?(?P<value>[A-Za-z0-9+/_=-]{40,})""",
     re.IGNORECASE,
 )
+# Every finding needs one of these words (or the OpenSSH magic): most text is skipped at once.
+_TRIGGER = re.compile(r"seed|secret|priv|signing|b3BlbnNzaC1rZXktdjE", re.IGNORECASE)
+_MARGIN = 512  # bytes of the old text read again: longer than any name and value
 _KEY_FILE = re.compile(r"(?:^|/)(?:id_ed25519|[^/]*\.(?:key|seed|secret|sk|pem|p8))$", re.IGNORECASE)
 _BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
 _ED25519_PRIV = b"\x80\x26"  # multicodec 0x1300 (ed25519-priv) as a varint
@@ -38,6 +41,8 @@ def find(data: bytes, path: str = "") -> list[Finding]:
     if b"\0" in data[:8000]:
         return []  # binary: no text framing to find
     text = data.decode("utf-8", errors="replace")
+    if not _TRIGGER.search(text):
+        return _bare(text, path)
     found = []
     for match in _PEM.finditer(text):
         found.append(Finding(f"a PEM {match[1]} block", _line(text, match.start()), _pem_body(text, match.end())))
@@ -47,14 +52,29 @@ def find(data: bytes, path: str = "") -> list[Finding]:
     for match in _NAMED.finditer(text):
         if _key_bytes(match["value"]):
             found.append(Finding(f"an ed25519 key under '{match['name']}'", _line(text, match.start()), match["value"]))
-    if not found and _KEY_FILE.search(path) and _key_bytes(text.strip()):
-        found.append(Finding("a bare ed25519 key in a key file", 1, text.strip()))
-    return found
+    return found or _bare(text, path)
+
+
+def _bare(text: str, path: str) -> list[Finding]:
+    if _KEY_FILE.search(path) and _key_bytes(text.strip()):
+        return [Finding("a bare ed25519 key in a key file", 1, text.strip())]
+    return []
 
 
 def new(data: bytes, before: list[bytes], path: str = "") -> list[Finding]:
-    """Findings in ``data`` that none of the ``before`` versions already held (each is reported once)."""
-    found = find(data, path)
+    """Findings in ``data`` that none of the ``before`` versions already held (each is reported once).
+
+    When ``data`` only grows an old version (every journal append), only the growth is
+    read, with a margin so a key cut across the boundary is still seen whole.
+    """
+    grown = next((old for old in before if 0 < len(old) <= len(data) and data.startswith(old)), None)
+    if grown is not None:
+        start = max(0, len(grown) - _MARGIN)
+        lines = data.count(b"\n", 0, start)
+        found = [Finding(f.what, f.line + lines, f.value) for f in find(data[start:], path)]
+        before = [grown[start:]]
+    else:
+        found = find(data, path)
     if not found or not before:
         return found
     known = {f.value for old in before for f in find(old, path)}

@@ -23,3 +23,10 @@ def test_markdown_without_frontmatter_is_fine(memory):
     write(memory.root, "domains/sailing.md", "# Sailing\n\nNo properties here.\n")
     write(memory.root, DAY, DAY_TEXT + "\n---\nnot frontmatter, a rule\n")
     assert commit_all(memory.root, "feat(memory): sailing").returncode == 0
+
+
+def test_a_duplicate_property_is_refused(memory):
+    write(memory.root, "people/ana.md", "---\ndescription: Ana\ntags: [friend]\ndescription: Ana B.\n---\n# Ana\n")
+    done = commit_all(memory.root, "feat(memory): meet ana")
+    assert done.returncode == 1
+    assert done.stderr.startswith('souveraine: people/ana.md:4: frontmatter does not parse (found duplicate key "description"')

@@ -74,3 +74,13 @@ def test_a_key_already_committed_is_reported_once(memory):
     assert commit_all(memory.root, "feat(memory): oops", "--no-verify").returncode == 0
     write(memory.root, "notes/k.md", "more\n", mode="a")
     assert commit_all(memory.root, "fix(memory): more").returncode == 0
+
+
+def test_a_key_appended_to_a_journal_is_found_at_its_line(memory):
+    from tests.laws.conftest import DAY, DAY_TEXT
+
+    write(memory.root, DAY, f"\nMy signing key, for safekeeping:\nseed = {SEED.hex()}\n", mode="a")
+    done = commit_all(memory.root, "chore(journal): a turn")
+    assert done.returncode == 1
+    line = DAY_TEXT.count("\n") + 3
+    assert done.stderr.startswith(f"souveraine: {DAY}:{line}: an ed25519 key under 'seed' — ")
