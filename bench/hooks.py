@@ -15,6 +15,7 @@ Bytecode is compiled first, as an installed package has it.
 
 import argparse
 import compileall
+import datetime
 import os
 import statistics
 import subprocess
@@ -98,7 +99,8 @@ def history_of(root: Path, commits: int) -> Path:
     stream, day_text, stamp = [], "", 1_772_000_000
     for i in range(commits):
         day = i // 20
-        path = f"journal/2026/{day // 28 % 12 + 1:02d}/2026-{day // 28 % 12 + 1:02d}-{day % 28 + 1:02d}.md"
+        date = datetime.date(2025, 1, 1) + datetime.timedelta(days=day)
+        path = f"journal/{date:%Y/%m/%Y-%m-%d}.md"
         if i % 20 == 0:
             day_text = f"---\ntype: journal\ndescription: day {day}\n---\n# Day {day}\n"
         day_text += f"\n## 09:{i % 60:02d}:00 · user · session `b`\n\nTurn {i}: something said and kept.\n\n^t09{i % 60:02d}00u{i:04x}\n"
