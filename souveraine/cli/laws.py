@@ -73,8 +73,17 @@ def hook_install(ctx, bare, memory_path, as_json):
         say(f"installed {', '.join(names)} in {where}")
 
 
-def _hook(name: str, takes_file: bool = False):
-    """A subcommand running one git hook, exactly as git would."""
+HOOKS = {  # name: (what it does, an example's arguments)
+    "pre-commit": ("Judge the staged changes by the laws, as git does before a commit.", ""),
+    "commit-msg": ("Judge a commit message file (and a refactor's moves), as git does.", " .git/COMMIT_EDITMSG"),
+    "post-commit": ("Bring the search index and the events up to date after a commit.", ""),
+    "pre-receive": ("Judge a push, as the guarded remote does: '<old> <new> <ref>' lines on stdin.",
+                    " < updates.txt"),
+}
+
+
+def _hook(name: str):
+    """A subcommand running one git hook exactly as git would: exit 1 with the refusals on stderr."""
 
     @click.argument("args", nargs=-1, type=click.UNPROCESSED)
     def run(args):
@@ -82,19 +91,20 @@ def _hook(name: str, takes_file: bool = False):
 
         sys.exit(hooks.main([name, *args]))
 
-    run.__doc__ = f"""Run the {name} hook as git does (exit 1 with the refusals on stderr).
+    summary, example = HOOKS[name]
+    run.__doc__ = f"""{summary}
+
+    Exit 1 with one line per refusal on stderr. Git runs it; run it by hand to see why.
 
     Example:
 
-        souveraine hook {name}{' .git/COMMIT_EDITMSG' if takes_file else ''}
+        souveraine hook {name}{example}
     """
     return hook_cmd.command(name=name, context_settings={"ignore_unknown_options": True})(run)
 
 
-_hook("pre-commit")
-_hook("commit-msg", takes_file=True)
-_hook("post-commit")
-_hook("pre-receive")
+for _name in HOOKS:
+    _hook(_name)
 
 
 @click.command(name="verify")
