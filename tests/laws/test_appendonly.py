@@ -57,9 +57,10 @@ def test_rewriting_a_journal_is_refused(memory, breach, expected):
 
 
 def test_the_tool_rolls_back_a_refused_change(memory):
-    with pytest.raises(Refused, match="append-only, but this change changes its committed text at line 12"):
+    with pytest.raises(Refused) as refused:
         with memory.change("fix(memory): soften the greeting") as change:
             change.write(DAY, DAY_TEXT.replace("Good morning.", "Hello."))
+    assert str(refused.value) == f"{DAY}: append-only, but this change changes its committed text at line 12; {FIX}"
     assert (memory.root / DAY).read_text() == DAY_TEXT
     assert_clean(memory.root)
 
@@ -137,3 +138,4 @@ def test_a_merge_dropping_one_side_is_refused(memory):
     done = commit_all(memory.root, "Merge branch 'side'", "--no-edit")
     assert done.returncode == 1
     assert f"{DAY}: append-only, but this merge drops lines one side appended" in done.stderr
+
