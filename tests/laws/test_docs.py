@@ -1,11 +1,11 @@
 from souveraine.laws.breach import RULES
-from souveraine.store.conventions import TYPES
+from souveraine.store.conventions import SCOPES, TYPES
 from tests.support import ROOT
 
 
-def test_every_rule_and_type_is_documented():
+def test_every_rule_type_and_scope_is_documented():
     laws = (ROOT / "docs" / "LAWS.md").read_text()
     for code in RULES:
         assert f"`{code}`" in laws, code
-    for kind in TYPES:
-        assert f"`{kind}`" in laws, kind
+    for word in (*TYPES, *SCOPES):
+        assert f"`{word}`" in laws, word
