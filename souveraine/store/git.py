@@ -89,7 +89,8 @@ def commit(root: Path, paths: list[str], message: str, *, author: dict[str, str]
         args.append("--no-verify")
     done = run(root, *args, "--", *paths, check=False, env=env)
     if done.returncode != 0:
-        lines = [l.strip() for l in (done.stderr or done.stdout).splitlines() if l.strip()]
+        # The hooks sign their lines "souveraine: " for people at git; the CLI adds its own.
+        lines = [l.strip().removeprefix("souveraine: ") for l in (done.stderr or done.stdout).splitlines() if l.strip()]
         raise Refused("; ".join(lines) if lines else "git refused the commit")
     return run(root, "rev-parse", "HEAD").stdout.strip()
 
