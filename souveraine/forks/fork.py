@@ -253,8 +253,7 @@ def _commit(parent: Memory, message: str) -> str:
     author = git.author_env(parent.root, parent.config["git"]["author_name"], parent.config["git"]["author_email"])
     done = parent.git("commit", "-q", "-m", message, check=False, env=author)
     if done.returncode != 0:
-        lines = [l.strip() for l in (done.stderr or done.stdout).splitlines() if l.strip()]
-        raise Refused("; ".join(lines) or "git refused the integration commit")
+        raise git.refusal(done, "git refused the integration commit")
     return git.head(parent.root)
 
 

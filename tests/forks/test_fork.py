@@ -288,7 +288,7 @@ def test_the_laws_check_what_integration_brings_back(memory, invoke):
     head = git(memory.root, "rev-parse", "HEAD")
     done = invoke("fork", "integrate", "research")
     assert done.exit_code == 1
-    assert "append-only, but the change rewrites what was already committed" in done.output
+    assert done.output.startswith("souveraine: system/metacognition/subconscious.md: append-only, but this change")
     assert git(memory.root, "rev-parse", "HEAD") == head
     assert "history, rewritten" not in memory.read_text("system/metacognition/subconscious.md")
     assert record(memory)["status"] == "active"
