@@ -18,6 +18,18 @@ def isolated(tmp_path_factory, monkeypatch):
     return home
 
 
+@pytest.fixture(autouse=True)
+def judged_in_process():
+    """As under the CLI: the tool's own commits are judged in-process (tests of the hooks
+    themselves commit through the git binary, which runs them)."""
+    from souveraine.laws import inprocess
+    from souveraine.store import git
+
+    inprocess.enable()
+    yield
+    git.register(None, None)
+
+
 @pytest.fixture
 def runner():
     return CliRunner()

@@ -89,6 +89,9 @@ def cli(ctx, memory_path, debug):
 
         souveraine init ~/memory && cd ~/memory && souveraine status
     """
+    from souveraine.laws import inprocess
+
+    inprocess.enable()
     ctx.ensure_object(dict)
     ctx.obj["memory_path"] = memory_path
     ctx.obj["debug"] = debug or bool(os.environ.get("SOUVERAINE_DEBUG"))

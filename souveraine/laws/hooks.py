@@ -52,7 +52,12 @@ def commit_msg(args: list[str], stdin) -> list[str]:
 
 def post_commit(args: list[str], stdin) -> list[str]:
     """Keep the caches in step with the new commit; never fails the commit (git ignores its exit)."""
-    root = _root()
+    after_commit(_root())
+    return []
+
+
+def after_commit(root) -> None:
+    """The post-commit work, for the hook and for the tool's own commits (laws.inprocess)."""
     try:
         from souveraine.recall import index
     except ImportError:
@@ -63,7 +68,6 @@ def post_commit(args: list[str], stdin) -> list[str]:
     except ImportError:
         events = None
     _after_commit(events, "agents.events", root)
-    return []
 
 
 def pre_receive(args: list[str], stdin) -> list[str]:

@@ -11,18 +11,19 @@ from souveraine.laws.repo import Repo
 from souveraine.laws.snapshot import staged
 
 
-def breaches(root: Path, *, inherit: bool = False, amend: bool | None = None) -> list[Breach]:
+def breaches(root: Path, *, inherit: bool = False, amend: bool | None = None, follow_index: bool = True) -> list[Breach]:
     """Every breach in what is staged (GIT_INDEX_FILE's index when set).
 
-    ``inherit`` keeps git's environment as a hook receives it; ``amend`` None detects it.
+    ``inherit`` keeps git's environment as a hook receives it; ``amend`` None detects it;
+    ``follow_index`` False ignores an inherited GIT_INDEX_FILE (the tool's own commits).
     """
-    repo = Repo(root, inherit=inherit)
+    repo = Repo(root, inherit=inherit, follow_index=follow_index)
     snapshot = staged(repo, amend)
     config = rules.config_name(snapshot)
     rules.prefetch([snapshot], [config] if config else [])
     return rules.judge(snapshot, extra=rules.extra_globs(snapshot), message=False)
 
 
-def problems(root: Path) -> list[str]:
+def problems(root: Path, follow_index: bool = True) -> list[str]:
     """One line per breach: the file, the rule broken, what to do instead."""
-    return [str(b) for b in breaches(root, amend=False)]
+    return [str(b) for b in breaches(root, amend=False, follow_index=follow_index)]

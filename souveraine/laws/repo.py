@@ -13,11 +13,11 @@ from souveraine.store import git
 
 
 class Repo:
-    def __init__(self, root: Path, *, inherit: bool = False):
+    def __init__(self, root: Path, *, inherit: bool = False, follow_index: bool = True):
         self.root = Path(root)
         self.inherit = inherit
         self.env: dict[str, str] = {}
-        index = os.environ.get("GIT_INDEX_FILE")
+        index = os.environ.get("GIT_INDEX_FILE") if follow_index else None
         if index and not inherit:
             self.env["GIT_INDEX_FILE"] = os.path.abspath(index)
         self._objects: dict[str, bytes | None] = {}

@@ -22,6 +22,18 @@ _REDIRECTS = (
 
 _author_checked: dict[str, bool] = {}
 
+# The laws' in-process judge and after-commit work, registered by souveraine.laws.inprocess
+# (store cannot import the laws). With them, the tool's own commits are judged by the very
+# same functions the hooks call, without starting three interpreters per commit; the hooks
+# see SOUVERAINE_JUDGED=1 and step aside. Commits made any other way run the hooks.
+_judge = None
+_after = None
+
+
+def register(judge, after) -> None:
+    global _judge, _after
+    _judge, _after = judge, after
+
 
 def sealed_env(root: Path, extra: dict[str, str] | None = None) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in _REDIRECTS}
@@ -85,11 +97,19 @@ def commit(root: Path, paths: list[str], message: str, *, author: dict[str, str]
         if changed.returncode == 0:
             return None
     args = ["commit", "-q", "-m", message]
+    judged = verify and _judge is not None
+    if judged:
+        problems = _judge(root, message)
+        if problems:
+            raise Refused("; ".join(problems))
+        env["SOUVERAINE_JUDGED"] = "1"
     if not verify:
         args.append("--no-verify")
     done = run(root, *args, "--", *paths, check=False, env=env)
     if done.returncode != 0:
         raise refusal(done, "git refused the commit")
+    if judged and _after is not None:
+        _after(root)
     return run(root, "rev-parse", "HEAD").stdout.strip()
 
 
