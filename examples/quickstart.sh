@@ -6,7 +6,14 @@ export SOUVERAINE_MEMORY="$MEMORY"
 run() { printf '\n$ souveraine %s\n' "$*"; souveraine "$@"; }
 
 run init "$MEMORY" --identity ada
-run status --bandwidth low
+run persist --session demo --user "My sister Lena lands in Lisbon on Friday." \
+    --assistant "Noted: Lena arrives in Lisbon on Friday. I'll remember that you take your tea green."
+run persist --session demo --user "Can you book the train to Porto for Saturday?" \
+    --assistant "I'll follow up on the Porto train tomorrow, once the timetable is out."
+run surface
+run ledger commitments
+run reflect --force
+run status --bandwidth medium
 printf '\nThe memory is a git repository of Markdown files:\n'
 git -C "$MEMORY" log --oneline
 printf '\n(throwaway memory at %s)\n' "$MEMORY"
