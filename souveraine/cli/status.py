@@ -32,7 +32,8 @@ def render(data: dict) -> str:
         f"phase      {data['phase']}",
     ]
     if "journal" in data:
-        lines.append(f"journal    {data['journal']['days']} days, {data['journal']['turns']} turns")
+        days, turns = data["journal"]["days"], data["journal"]["turns"]
+        lines.append(f"journal    {days} day{'' if days == 1 else 's'}, {turns} turn{'' if turns == 1 else 's'}")
         tiers = data["memories"]
         lines.append("memories   " + ", ".join(f"{n} {tier}" for tier, n in tiers.items()))
         lines.append(f"reflection {data['since_reflection']} messages since the last")
