@@ -7,9 +7,9 @@
 - freshness is ``0.5 ** (age / half-life)`` for episodic items ([recall] half_life_days,
   30 by default), and 1 for foundational and constitutive memories and for undated
   knowledge notes (people, domains, reference), which never decay;
-- recency multiplies rather than filters, so it orders comparable matches and at most
-  doubles a score: a good old match still beats a poor fresh one (measured in
-  bench/quality_recall.py: pure decay lost the year-old facts).
+- recency multiplies rather than filters, so it orders comparable matches and raises a
+  score by half at most: a good old match still beats a poor fresh one. The weight 0.5 was
+  measured (bench/quality_recall.py, docs/RECALL.md): 1.0 let fresh chatter bury older facts.
 
 Everything is one SQL expression, so SQLite sorts and cuts to the limit in one pass.
 """
@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 TIER_WEIGHTS = {"constitutive": 1.5, "foundational": 1.25}
 COLUMN_WEIGHTS = {"title": 2.0, "body": 1.0, "context": 0.25, "links": 1.0}
-RECENCY_WEIGHT = 1.0
+RECENCY_WEIGHT = 0.5
 DAY = 86_400.0
 
 
@@ -27,11 +27,12 @@ class Ranking:
     now: float                          # POSIX seconds
     half_life_days: float = 30.0
     recency: bool = True
+    recency_weight: float = RECENCY_WEIGHT
     weights: dict[str, float] = field(default_factory=lambda: dict(COLUMN_WEIGHTS))
 
     def params(self) -> dict[str, float]:
         return {"now": self.now, "half_life": self.half_life_days * DAY,
-                "recency": RECENCY_WEIGHT if self.recency else 0.0}
+                "recency": self.recency_weight if self.recency else 0.0}
 
     def relevance(self, columns: tuple[str, ...]) -> str:
         return f"(-bm25(fts, {', '.join(repr(float(self.weights.get(c, 1.0))) for c in columns)}))"

@@ -101,7 +101,7 @@ class Search:
             rows = conn.execute(
                 f"SELECT d.id, {relevance} * {boost} AS score FROM fts JOIN docs d ON d.id = fts.rowid"
                 f" WHERE fts MATCH :match{''.join(' AND ' + w for w in where)}"
-                f" ORDER BY {'score DESC' if self.ranked else newest} LIMIT :limit",
+                f" ORDER BY {'score DESC, d.ts DESC' if self.ranked else newest} LIMIT :limit",
                 {**params, "match": self.match}).fetchall()
         else:
             rows = conn.execute(
