@@ -22,6 +22,7 @@ that the their theirs them then there these they this those through to too under
 we were what when where which while who whom why will with would you your yours yourself
 tell say said told remember recall anything something thing things know think thought ever
 get gets getting got go goes going gone went make made really also still
+s t d ll m re ve
 """.split())
 
 _WORD = re.compile(r"[^\W_]+")

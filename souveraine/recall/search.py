@@ -72,7 +72,7 @@ def recall(memory: Memory, text: str = "", *, since: date | str | None = None, u
     try:
         hits = search.run(conn)
     except sqlite3.DatabaseError as exc:
-        if isinstance(exc, sqlite3.OperationalError):
+        if str(exc).startswith("fts5:"):        # a query we built wrong: a bug to see, not damage
             raise
         conn.close()
         update = index.rebuild(memory)     # corrupt under our feet: a cache, so rebuild it
