@@ -122,16 +122,13 @@ def generate(sessions: int = 60, turns_per_session: int = 30, span_days: int = 5
         slots = sorted(rng.sample(range(turns_per_session // 2), min(len(planted), turns_per_session // 2)))
         for pair in range(turns_per_session // 2):
             fact = planted[slots.index(pair)] if pair in slots else None
-            if fact is not None:
-                user, reply, key = fact(day)
-            else:
-                user, reply, key = _filler(rng)
+            user, reply, key, who = (*fact(day), "user")[:4] if fact is not None else (*_filler(rng), "user")
             at += timedelta(seconds=rng.randint(20, 240))
-            lines.append(Line(at, "user", user, session, key))
+            lines.append(Line(at, "user", user, session, key if who == "user" else None))
+            at += timedelta(seconds=rng.randint(5, 60))
+            lines.append(Line(at, "assistant", reply, session, key if who == "assistant" else None))
             if key:
                 planted_days[key] = day
-            at += timedelta(seconds=rng.randint(5, 60))
-            lines.append(Line(at, "assistant", reply, session))
     for ask in plans["questions"]:
         questions.append(ask(planted_days))
     return Conversation(lines, questions, end)
@@ -157,7 +154,7 @@ def _plan_facts(rng: random.Random, sessions: int) -> dict:
         "people": PEOPLE, "relatives": RELATIVES, "cities": CITIES, "projects": PROJECTS,
         "appointments": APPOINTMENTS, "drinks": DRINKS, "books": BOOKS, "themes": THEMES,
         "gifts": GIFTS, "languages": LANGUAGES, "fixtures": FIXTURES}.items()}
-    makers = [_colleague, _relative_moved, _appointment, _preference, _book, _gift, _plumber]
+    makers = [_colleague, _relative_moved, _appointment, _preference, _book, _gift, _plumber, _answer]
     count = 0
     for i in range(max(1, sessions * 2 // 3)):
         maker = makers[i % len(makers)]
@@ -247,6 +244,23 @@ def _gift(pools, n, key):
             lambda days: Question([f"What present was I going to get {person} for their birthday?",
                                    f"What was I planning to give {person}?",
                                    f"Gift ideas for {person}'s birthday?"][n % 3], key, "gift"))
+
+
+ANSWERS = [
+    ("What's the wifi password at the cabin?", "It's pinecone42, written on the fridge door.", "What is the cabin wifi password?"),
+    ("How long should the sourdough proof overnight?", "About twelve hours in the fridge, then an hour out.", "How long does the sourdough proof?"),
+    ("Which bin does the broken glass go in?", "The green one; wrap it in newspaper first.", "Where do I throw broken glass?"),
+    ("What size are the bike's inner tubes?", "700x28c, with Presta valves.", "What inner tubes does my bike take?"),
+    ("Who do I call if the boiler breaks at the flat?", "The agency's emergency line: Hendrik, 0612 448 190.", "Boiler broke, who do I call?"),
+    ("When does the library close on Saturdays?", "At four; the café inside closes at three.", "What time does the library close on Saturday?"),
+]
+
+
+def _answer(pools, n, key):
+    """A fact the assistant said: the question's words are in the turn before it."""
+    asked, answer, question = ANSWERS[n % len(ANSWERS)]
+    return (lambda day: (asked, answer, key, "assistant"),
+            lambda days: Question(question, key, "answer"))
 
 
 def _plumber(pools, n, key):

@@ -22,7 +22,7 @@ KINDS = {
 }
 FOLDERS = tuple(KINDS)
 TIERS = ("episodic", "foundational", "constitutive")
-CONTEXTS = ("none", "neighbors", "session")
+CONTEXTS = ("none", "previous", "neighbors", "session")
 
 _LINK = re.compile(r"\[\[([^\[\]|#\n]+)(?:#[^\[\]|\n]*)?(?:\|[^\[\]\n]*)?\]\]")
 _H1 = re.compile(r"^# (.+)$", re.MULTILINE)
@@ -93,13 +93,13 @@ def _turns(relpath: str, text: str, context: str) -> list[Document]:
 
 
 def _context(turns: list, i: int, mode: str) -> str:
+    """The words around turn ``i`` in its session: none, the turn before, both neighbours, or all."""
     if mode == "none":
         return ""
-    session = turns[i].session
-    same = [j for j in range(len(turns)) if j != i and turns[j].session == session]
-    if mode == "neighbors":
-        same = [j for j in same if abs(j - i) == 1]
-    return "\n\n".join(turns[j].text for j in same)
+    if mode == "session":
+        return "\n\n".join(t.text for j, t in enumerate(turns) if j != i and t.session == turns[i].session)
+    around = (i - 1,) if mode == "previous" else (i - 1, i + 1)
+    return "\n\n".join(turns[j].text for j in around if 0 <= j < len(turns) and turns[j].session == turns[i].session)
 
 
 def _note(relpath: str, kind: str, text: str) -> Document:
