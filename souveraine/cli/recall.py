@@ -85,7 +85,10 @@ def render_status(data: dict) -> str:
         kinds = ", ".join(f"{n} {KIND_NAMES.get(kind, kind + 's')}" for kind, n in data["kinds"].items()) or "nothing"
         lines.append(f"documents  {data['documents']} from {data['files']} files: {kinds}")
         lines.append(f"commit     {(data['commit'] or '(none)')[:12]}, built {data['built']}")
-        lines.append(f"state      {'up to date' if data['fresh'] else 'uncommitted edits included'}")
+        state = "up to date" if data["fresh"] else "behind (the next recall catches up)"
+        if data["uncommitted"]:
+            state += f", with {len(data['uncommitted'])} uncommitted files"
+        lines.append(f"state      {state}")
     update = data["update"]
     lines.append(f"update     {update['mode']}: {update['files']} files read, {update['removed']} forgotten,"
                  f" {update['seconds'] * 1000:.0f} ms")

@@ -91,30 +91,26 @@ def require_fts5() -> None:
 
 def fresh(memory: Memory, options: Options | None = None) -> tuple[sqlite3.Connection, Update]:
     """An open connection to an index that holds what the files hold now."""
-    update = refresh(memory, options)
-    return connect(location(memory)), update
+    file, conn = location(memory), None
+    try:
+        if file.exists():
+            conn = connect(file)
+            meta = _meta(conn)
+            if meta.get("schema") == SCHEMA and not (options and _options(meta) != options):
+                return conn, _incremental(memory, conn, meta)
+            conn.close()
+    except sqlite3.DatabaseError:
+        if conn is not None:
+            conn.close()
+    update = rebuild(memory, options)
+    return connect(file), update
 
 
 def refresh(memory: Memory, options: Options | None = None) -> Update:
     """Bring the index up to date, incrementally when it can, by rebuilding when it cannot."""
-    file = location(memory)
-    if not file.exists():
-        return rebuild(memory, options)
-    try:
-        conn = connect(file)
-    except sqlite3.DatabaseError:
-        return rebuild(memory, options)
-    try:
-        meta = _meta(conn)
-        if meta.get("schema") != SCHEMA or (options and _options(meta) != options):
-            conn.close()
-            return rebuild(memory, options or _options(meta))
-        return _incremental(memory, conn, meta)
-    except sqlite3.DatabaseError:
-        conn.close()
-        return rebuild(memory, options)
-    finally:
-        conn.close()
+    conn, update = fresh(memory, options)
+    conn.close()
+    return update
 
 
 def rebuild(memory: Memory, options: Options | None = None, progress=None) -> Update:
@@ -129,7 +125,7 @@ def rebuild(memory: Memory, options: Options | None = None, progress=None) -> Up
         _script(conn, _DROP)
         _create(conn, options)
         update = Update("rebuild", commit=head)
-        _apply(memory, conn, _listed(memory.root), options, update, progress=progress)
+        _apply(memory, conn, sorted(_listed(memory.root), key=_chronological), options, update, progress=progress)
         _script(conn, _INDEXES)
         conn.execute("INSERT INTO fts(fts) VALUES('optimize')")
         _set_meta(conn, {"schema": SCHEMA, "commit": head or "", "dirty": sorted(dirty),
@@ -171,7 +167,8 @@ def status(memory: Memory) -> dict:
             "documents": sum(kinds.values()), "kinds": kinds,
             "files": conn.execute("SELECT count(*) FROM files").fetchone()[0],
             "commit": meta.get("commit") or None, "built": meta.get("built"),
-            "fresh": meta.get("commit") == (head or "") and not dirty and not meta.get("dirty"),
+            "fresh": meta.get("commit") == (head or "") and dirty <= set(meta.get("dirty", [])),
+            "uncommitted": sorted(dirty),
             "options": meta.get("options"),
         })
     except sqlite3.DatabaseError:
@@ -203,8 +200,9 @@ def _incremental(memory: Memory, conn: sqlite3.Connection, meta: dict) -> Update
         return Update("fresh", commit=head, seconds=time.perf_counter() - started)
     conn.execute("BEGIN IMMEDIATE")
     try:
-        meta = _meta(conn)          # another process may have done the work meanwhile
-        head, dirty = _state(memory.root)
+        if _meta(conn) != meta:                 # another process updated it meanwhile
+            meta = _meta(conn)
+            head, dirty = _state(memory.root)
         paths = set(dirty) | set(meta.get("dirty", []))
         if meta.get("commit") != (head or ""):
             changed = _changed(memory.root, meta.get("commit", ""), head)
@@ -213,8 +211,9 @@ def _incremental(memory: Memory, conn: sqlite3.Connection, meta: dict) -> Update
                 return rebuild(memory, _options(meta))
             paths |= changed
         update = Update("incremental", commit=head)
-        _apply(memory, conn, sorted(paths), _options(meta), update, skip_unchanged=True)
-        _set_meta(conn, {"commit": head or "", "dirty": sorted(dirty)})
+        read = _apply(memory, conn, sorted(paths), _options(meta), update, skip_unchanged=True)
+        # A file read now may change again before the next status; looking at it once more costs a stat.
+        _set_meta(conn, {"commit": head or "", "dirty": sorted(set(dirty) | set(read))})
         conn.execute("COMMIT")
     except BaseException:
         if conn.in_transaction:
@@ -225,10 +224,10 @@ def _incremental(memory: Memory, conn: sqlite3.Connection, meta: dict) -> Update
 
 
 def _apply(memory: Memory, conn: sqlite3.Connection, paths: list[str], options: Options, update: Update,
-           skip_unchanged: bool = False, progress=None) -> None:
-    """Read each path again from the work tree, or forget it when it is gone."""
+           skip_unchanged: bool = False, progress=None) -> list[str]:
+    """Read each path again from the work tree, or forget it when it is gone; returns the paths read."""
     next_id = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM docs").fetchone()[0]
-    docs, texts, files = [], [], []
+    read, batch = [], _Batch(conn)
     for n, relpath in enumerate(paths, 1):
         if progress and (n % 200 == 0 or n == len(paths)):
             progress(n, len(paths))
@@ -248,17 +247,37 @@ def _apply(memory: Memory, conn: sqlite3.Connection, paths: list[str], options: 
             update.removed += known is not None
             continue
         data = full.read_bytes()
+        read.append(relpath)
         update.files += 1
         update.bytes += len(data)
-        files.append((relpath, stat.st_size, stat.st_mtime_ns))
+        batch.files.append((relpath, stat.st_size, stat.st_mtime_ns))
         for doc in sources.documents(relpath, data.decode("utf-8", errors="replace"), options.context):
-            docs.append(_row(next_id, doc))
-            texts.append((next_id, doc.title, doc.body, doc.context, doc.links))
+            batch.docs.append(_row(next_id, doc))
+            batch.texts.append((next_id, doc.title, doc.body, doc.context, doc.links))
             next_id += 1
-    conn.executemany("INSERT INTO docs VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", docs)
-    conn.executemany("INSERT INTO fts(rowid, title, body, context, links) VALUES (?,?,?,?,?)", texts)
-    conn.executemany("INSERT OR REPLACE INTO files VALUES (?,?,?)", files)
-    update.documents += len(docs)
+        update.documents += batch.flush_if_full()
+    update.documents += batch.flush()
+    return read
+
+
+class _Batch:
+    """Rows waiting to be written, a few thousand at a time (a 10-year rebuild holds no more)."""
+
+    SIZE = 5000
+
+    def __init__(self, conn: sqlite3.Connection):
+        self.conn, self.docs, self.texts, self.files = conn, [], [], []
+
+    def flush_if_full(self) -> int:
+        return self.flush() if len(self.docs) >= self.SIZE else 0
+
+    def flush(self) -> int:
+        self.conn.executemany("INSERT INTO docs VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", self.docs)
+        self.conn.executemany("INSERT INTO fts(rowid, title, body, context, links) VALUES (?,?,?,?,?)", self.texts)
+        self.conn.executemany("INSERT OR REPLACE INTO files VALUES (?,?,?)", self.files)
+        written = len(self.docs)
+        self.docs, self.texts, self.files = [], [], []
+        return written
 
 
 def _row(doc_id: int, doc: sources.Document) -> tuple:
@@ -357,6 +376,12 @@ def _changed(root: Path, old: str, new: str | None) -> set[str] | None:
         return None
     parts = [p for p in done.stdout.split("\0") if p]
     return set(parts[1::2])
+
+
+def _chronological(relpath: str) -> tuple[str, str]:
+    """Files by the date their name starts with, so a rebuild numbers documents oldest first."""
+    name = relpath.rsplit("/", 1)[-1]
+    return (name[:10] if name[:4].isdigit() else "", relpath)
 
 
 def _listed(root: Path) -> list[str]:

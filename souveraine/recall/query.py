@@ -52,7 +52,11 @@ def informative(text: str) -> bool:
 
 def match(text: str) -> str | None:
     """An FTS5 MATCH expression for ``text``; None when it holds no word at all."""
-    found = terms(text)
+    return expression(terms(text))
+
+
+def expression(found: list[Term]) -> str | None:
+    """Terms OR-ed into one MATCH expression; None for none."""
     return " OR ".join(t.fts() for t in _unique(found)) or None
 
 
@@ -70,11 +74,6 @@ def both(first: str | None, second: str | None) -> str | None:
     if first and second:
         return f"({first}) AND ({second})"
     return first or second
-
-
-def words(text: str) -> list[str]:
-    """The plain words of the terms, for marking them in text FTS5 did not highlight."""
-    return [w for t in terms(text) for w in t.words]
 
 
 def _parse(text: str):

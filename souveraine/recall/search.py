@@ -9,7 +9,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import date, timedelta
 
 from souveraine.errors import UsageError
-from souveraine.recall import dates, index, query, sources
+from souveraine.recall import dates, index, query, rank, sources
 from souveraine.recall.rank import Ranking
 from souveraine.store import clock
 from souveraine.store.memory import Memory
@@ -62,12 +62,12 @@ def recall(memory: Memory, text: str = "", *, since: date | str | None = None, u
     if limit < 1:
         raise UsageError(f"--limit must be at least 1, not {limit}")
     ranking = ranking or Ranking(clock.now().timestamp(), memory.config["recall"]["half_life_days"], recency)
-    words = query.match(found.text)
+    terms = query.terms(found.text)
     if not query.informative(found.text) and (span.since or span.until or person_match):
-        words = None            # "what did I say last week": a listing of last week
-    if span.empty or (query.terms(found.text) == [] and found.text and not person_match):
+        terms = []              # "what did I say last week": a listing of last week
+    elif span.empty or (found.text and not terms and not person_match):
         return Result([], found.text, span, found.phrases, index.refresh(memory))
-    search = Search(query.both(words, person_match), bool(words), filters, ranking, limit)
+    search = Search(terms, person_match, filters, ranking, limit)
     conn, update = index.fresh(memory)
     try:
         hits = search.run(conn)
@@ -85,8 +85,8 @@ def recall(memory: Memory, text: str = "", *, since: date | str | None = None, u
 
 @dataclass
 class Search:
-    match: str | None           # None: no words, only filters (newest first)
-    ranked: bool                # False: words only from --person, so newest first
+    terms: list[query.Term]     # none: only filters, newest first
+    person: str | None          # a MATCH expression every hit must also satisfy
     filters: tuple[list[str], dict]
     ranking: Ranking
     limit: int
@@ -96,18 +96,23 @@ class Search:
         params = {**params, **self.ranking.params(), "limit": self.limit}
         boost = Ranking.boost("d")
         newest = "d.at IS NULL, d.at DESC"
-        if self.match:
-            relevance = self.ranking.relevance(index.COLUMNS) if self.ranked else "1.0"
-            rows = conn.execute(
-                f"SELECT d.id, {relevance} * {boost} AS score FROM fts JOIN docs d ON d.id = fts.rowid"
-                f" WHERE fts MATCH :match{''.join(' AND ' + w for w in where)}"
-                f" ORDER BY {'score DESC, d.ts DESC' if self.ranked else newest} LIMIT :limit",
-                {**params, "match": self.match}).fetchall()
-        else:
+        terms, window = rank.informative(conn, self.terms)
+        match = query.both(query.expression(terms), self.person)
+        if not match:
             rows = conn.execute(
                 f"SELECT d.id, {boost} AS score FROM docs d{' WHERE ' + ' AND '.join(where) if where else ''}"
                 f" ORDER BY {newest} LIMIT :limit", params).fetchall()
-        return _hits(conn, rows, self.match)
+            return _hits(conn, rows, None)
+        if window:
+            where = [*where, "fts.rowid >= :window"]
+            params["window"] = rank.window(conn, match)
+        relevance = self.ranking.relevance(index.COLUMNS) if terms else "1.0"
+        rows = conn.execute(
+            f"SELECT d.id, {relevance} * {boost} AS score FROM fts JOIN docs d ON d.id = fts.rowid"
+            f" WHERE fts MATCH :match{''.join(' AND ' + w for w in where)}"
+            f" ORDER BY {'score DESC, d.ts DESC' if terms else newest} LIMIT :limit",
+            {**params, "match": match}).fetchall()
+        return _hits(conn, rows, match)
 
 
 def _hits(conn, rows: list[tuple], match: str | None) -> list[Hit]:
