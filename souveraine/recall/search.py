@@ -92,27 +92,32 @@ class Search:
     limit: int
 
     def run(self, conn) -> list[Hit]:
+        kept, window = rank.informative(conn, self.terms)
+        rows, match = self._rows(conn, kept, window)
+        if not rows and len(kept) < len(self.terms):
+            rows, match = self._rows(conn, self.terms, True)    # the rare words found nothing: try them all
+        every = query.both(query.expression(self.terms), self.person)
+        return _hits(conn, rows, every or match)        # mark every word asked for, scored or not
+
+    def _rows(self, conn, terms: list[query.Term], window: bool) -> tuple[list[tuple], str | None]:
         where, params = self.filters
         params = {**params, **self.ranking.params(), "limit": self.limit}
         boost = Ranking.boost("d")
         newest = "d.at IS NULL, d.at DESC"
-        terms, window = rank.informative(conn, self.terms)
         match = query.both(query.expression(terms), self.person)
         if not match:
-            rows = conn.execute(
+            return conn.execute(
                 f"SELECT d.id, {boost} AS score FROM docs d{' WHERE ' + ' AND '.join(where) if where else ''}"
-                f" ORDER BY {newest} LIMIT :limit", params).fetchall()
-            return _hits(conn, rows, None)
+                f" ORDER BY {newest} LIMIT :limit", params).fetchall(), None
         if window:
             where = [*where, "fts.rowid >= :window"]
             params["window"] = rank.window(conn, match)
         relevance = self.ranking.relevance(index.COLUMNS) if terms else "1.0"
-        rows = conn.execute(
+        return conn.execute(
             f"SELECT d.id, {relevance} * {boost} AS score FROM fts JOIN docs d ON d.id = fts.rowid"
             f" WHERE fts MATCH :match{''.join(' AND ' + w for w in where)}"
             f" ORDER BY {'score DESC, d.ts DESC' if terms else newest} LIMIT :limit",
-            {**params, "match": match}).fetchall()
-        return _hits(conn, rows, match)
+            {**params, "match": match}).fetchall(), match
 
 
 def _hits(conn, rows: list[tuple], match: str | None) -> list[Hit]:

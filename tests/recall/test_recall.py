@@ -137,3 +137,15 @@ def test_index_shows_its_state_and_rebuilds(invoke, say, memory):
     shown = invoke("index").stdout
     assert "documents  2 from 2 files: 1 people, 1 turns" in shown and "state      up to date" in shown
     assert_clean(memory.root)
+
+
+def test_words_in_most_turns_are_not_scored_but_still_found(memory, say):
+    """At scale a word in most turns ranks nothing and costs most; a name stemmed into one still finds."""
+    turns = [(f"2026-10-{1 + n // 60:02d}T{8 + n % 60 // 6:02d}:{n % 6 * 10:02d}:00", "user",
+              f"thinking in circles, note {n}") for n in range(1200)]
+    turns[40] = ("2026-10-01T14:00:00", "user", "thinking about the kayak trip")
+    turns[-1] = ("2026-10-20T23:00:00", "user", "Ines sent a postcard")
+    say(*turns)
+    assert [h.snippet for h in recall(memory, "thinking kayak", limit=1).hits] == ["«thinking» about the «kayak» trip"]
+    assert recall(memory, "thinking", limit=3).hits[0].date.startswith("2026-10-20")     # all alike: newest first
+    assert [h.snippet for h in recall(memory, "Ines Lisbon", limit=1).hits] == ["«Ines» sent a postcard"]
