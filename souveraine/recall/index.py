@@ -7,6 +7,10 @@ the files dirty now or before: each such file is read again from the work tree (
 sees in Obsidian is what recall finds), or forgotten when it is gone. A rename is a deletion
 and an addition. A missing, corrupt or outdated index is rebuilt, silently.
 
+Each text is stored once, in ``docs``; the FTS5 table ``fts`` indexes it through the view
+``texts`` (external content), which also gives each turn its context: the turns around it
+in the same session, searched with a low weight so a question finds the answer after it.
+
 No lock: the index is not the memory. Every update runs in one SQLite write transaction
 (``BEGIN IMMEDIATE``) that reads its starting point inside it, so two processes updating at
 once queue and the second finds the work done; readers never wait (WAL).
@@ -26,17 +30,32 @@ from souveraine.store import clock, git
 from souveraine.store.memory import Memory
 
 FILE = "index.sqlite"
-SCHEMA = "1"
+SCHEMA = "2"
 BUSY_SECONDS = 30
 _TABLES = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
 CREATE TABLE files(path TEXT PRIMARY KEY, size INTEGER, mtime_ns INTEGER) WITHOUT ROWID;
 CREATE TABLE docs(id INTEGER PRIMARY KEY, path TEXT NOT NULL, block TEXT, kind TEXT, tier TEXT,
-                  at TEXT, ts REAL, decays INTEGER, visibility TEXT, role TEXT, session TEXT, line INTEGER);
+                  at TEXT, ts REAL, decays INTEGER, visibility TEXT, role TEXT, session TEXT, line INTEGER,
+                  title TEXT, body TEXT, links TEXT);
+CREATE INDEX docs_path ON docs(path, line);
 """
-_INDEXES = "CREATE INDEX docs_path ON docs(path); CREATE INDEX docs_at ON docs(at);"
-_DROP = "DROP TABLE IF EXISTS meta; DROP TABLE IF EXISTS files; DROP TABLE IF EXISTS docs; DROP TABLE IF EXISTS fts;"
+_INDEXES = "CREATE INDEX docs_at ON docs(at);"
+_DROP = ("DROP VIEW IF EXISTS texts; DROP TABLE IF EXISTS meta; DROP TABLE IF EXISTS files;"
+         " DROP TABLE IF EXISTS docs; DROP TABLE IF EXISTS fts;")
 COLUMNS = ("title", "body", "context", "links")
+# A turn's neighbour in its file, when it belongs to the same session.
+_NEIGHBOUR = ("(SELECT CASE WHEN n.session = d.session THEN n.body END FROM docs n WHERE n.path = d.path"
+              " AND n.line {op} d.line ORDER BY n.line {order} LIMIT 1)")
+CONTEXTS = {
+    "none": "NULL",
+    "previous": _NEIGHBOUR.format(op="<", order="DESC"),
+    "neighbors": ("(SELECT CASE WHEN p IS NULL THEN x WHEN x IS NULL THEN p ELSE p || char(10, 10) || x END"
+                  f" FROM (SELECT {_NEIGHBOUR.format(op='<', order='DESC')} AS p,"
+                  f" {_NEIGHBOUR.format(op='>', order='ASC')} AS x))"),
+    "session": ("(SELECT group_concat(body, char(10, 10)) FROM (SELECT n.body FROM docs n WHERE n.path = d.path"
+                " AND n.session = d.session AND n.id != d.id ORDER BY n.line))"),
+}
 
 
 @dataclass(frozen=True)
@@ -125,9 +144,9 @@ def rebuild(memory: Memory, options: Options | None = None, progress=None) -> Up
         _script(conn, _DROP)
         _create(conn, options)
         update = Update("rebuild", commit=head)
-        _apply(memory, conn, sorted(_listed(memory.root), key=_chronological), options, update, progress=progress)
+        _apply(memory, conn, sorted(_listed(memory.root), key=_chronological), update, progress=progress)
         _script(conn, _INDEXES)
-        conn.execute("INSERT INTO fts(fts) VALUES('optimize')")
+        conn.execute("INSERT INTO fts(fts) VALUES('rebuild')")
         _set_meta(conn, {"schema": SCHEMA, "commit": head or "", "dirty": sorted(dirty),
                          "built": clock.now().isoformat(timespec="seconds"), "options": asdict(options)})
         conn.execute("COMMIT")
@@ -179,13 +198,16 @@ def status(memory: Memory) -> dict:
 
 
 def snapshot(memory: Memory) -> list[tuple]:
-    """Every indexed document, in a stable order: two indexes of the same files compare equal."""
+    """Every indexed document, then every indexed word's counts per column, in a stable order:
+    two indexes of the same files compare equal."""
     conn = connect(location(memory))
     try:
+        conn.execute("CREATE VIRTUAL TABLE temp.terms USING fts5vocab(main, fts, col)")
         return conn.execute(
             "SELECT d.path, d.block, d.kind, d.tier, d.at, d.ts, d.decays, d.visibility, d.role, d.session, d.line,"
-            " f.title, f.body, f.context, f.links FROM docs d JOIN fts f ON f.rowid = d.id"
-            " ORDER BY d.path, d.line, d.block").fetchall()
+            " t.title, t.body, t.context, t.links FROM docs d JOIN texts t ON t.id = d.id"
+            " ORDER BY d.path, d.line, d.block").fetchall() + conn.execute(
+            "SELECT term, col, doc, cnt FROM temp.terms ORDER BY term, col").fetchall()
     finally:
         conn.close()
 
@@ -211,7 +233,8 @@ def _incremental(memory: Memory, conn: sqlite3.Connection, meta: dict) -> Update
                 return rebuild(memory, _options(meta))
             paths |= changed
         update = Update("incremental", commit=head)
-        read = _apply(memory, conn, sorted(paths), _options(meta), update, skip_unchanged=True)
+        read = _apply(memory, conn, sorted(paths), update, skip_unchanged=True)
+        _index_texts(conn, read)
         # A file read now may change again before the next status; looking at it once more costs a stat.
         _set_meta(conn, {"commit": head or "", "dirty": sorted(set(dirty) | set(read))})
         conn.execute("COMMIT")
@@ -223,9 +246,12 @@ def _incremental(memory: Memory, conn: sqlite3.Connection, meta: dict) -> Update
     return update
 
 
-def _apply(memory: Memory, conn: sqlite3.Connection, paths: list[str], options: Options, update: Update,
+def _apply(memory: Memory, conn: sqlite3.Connection, paths: list[str], update: Update,
            skip_unchanged: bool = False, progress=None) -> list[str]:
-    """Read each path again from the work tree, or forget it when it is gone; returns the paths read."""
+    """Read each path again from the work tree, or forget it when it is gone; returns the paths read.
+
+    Only ``docs`` is written here: the caller has FTS5 index the new rows.
+    """
     next_id = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM docs").fetchone()[0]
     read, batch = [], _Batch(conn)
     for n, relpath in enumerate(paths, 1):
@@ -251,13 +277,18 @@ def _apply(memory: Memory, conn: sqlite3.Connection, paths: list[str], options: 
         update.files += 1
         update.bytes += len(data)
         batch.files.append((relpath, stat.st_size, stat.st_mtime_ns))
-        for doc in sources.documents(relpath, data.decode("utf-8", errors="replace"), options.context):
+        for doc in sources.documents(relpath, data.decode("utf-8", errors="replace")):
             batch.docs.append(_row(next_id, doc))
-            batch.texts.append((next_id, doc.title, doc.body, doc.context, doc.links))
             next_id += 1
         update.documents += batch.flush_if_full()
     update.documents += batch.flush()
     return read
+
+
+def _index_texts(conn: sqlite3.Connection, paths: list[str]) -> None:
+    """Have FTS5 index the rows just written for these paths."""
+    conn.executemany("INSERT INTO fts(rowid, title, body, context, links)"
+                     " SELECT id, title, body, context, links FROM texts WHERE path = ?", [(p,) for p in paths])
 
 
 class _Batch:
@@ -266,17 +297,16 @@ class _Batch:
     SIZE = 5000
 
     def __init__(self, conn: sqlite3.Connection):
-        self.conn, self.docs, self.texts, self.files = conn, [], [], []
+        self.conn, self.docs, self.files = conn, [], []
 
     def flush_if_full(self) -> int:
         return self.flush() if len(self.docs) >= self.SIZE else 0
 
     def flush(self) -> int:
-        self.conn.executemany("INSERT INTO docs VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", self.docs)
-        self.conn.executemany("INSERT INTO fts(rowid, title, body, context, links) VALUES (?,?,?,?,?)", self.texts)
+        self.conn.executemany("INSERT INTO docs VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", self.docs)
         self.conn.executemany("INSERT OR REPLACE INTO files VALUES (?,?,?)", self.files)
         written = len(self.docs)
-        self.docs, self.texts, self.files = [], [], []
+        self.docs, self.files = [], []
         return written
 
 
@@ -284,11 +314,14 @@ def _row(doc_id: int, doc: sources.Document) -> tuple:
     ts = doc.at.timestamp() if doc.at else None
     at = doc.at.isoformat() if doc.at else None
     return (doc_id, doc.path, doc.block, doc.kind, doc.tier, at, ts, int(doc.decays),
-            doc.visibility, doc.role, doc.session, doc.line)
+            doc.visibility, doc.role, doc.session, doc.line, doc.title, doc.body, doc.links)
 
 
 def _forget(conn: sqlite3.Connection, relpath: str) -> None:
-    conn.execute("DELETE FROM fts WHERE rowid IN (SELECT id FROM docs WHERE path = ?)", (relpath,))
+    """Take a file's documents out; FTS5 needs the very values it indexed, so the view gives them
+    while every row of the file (its turns' context included) is still there."""
+    conn.execute("INSERT INTO fts(fts, rowid, title, body, context, links)"
+                 " SELECT 'delete', id, title, body, context, links FROM texts WHERE path = ?", (relpath,))
     conn.execute("DELETE FROM docs WHERE path = ?", (relpath,))
     conn.execute("DELETE FROM files WHERE path = ?", (relpath,))
 
@@ -317,8 +350,11 @@ def _script(conn: sqlite3.Connection, sql: str) -> None:
 
 def _create(conn: sqlite3.Connection, options: Options) -> None:
     _script(conn, _TABLES)
+    conn.execute(f"CREATE VIEW texts AS SELECT d.id, d.path, d.title, d.body,"
+                 f" CASE WHEN d.kind = 'turn' THEN {CONTEXTS[options.context]} END AS context, d.links FROM docs d")
     tokenizer = options.tokenizer.replace("'", "''")
-    conn.execute(f"CREATE VIRTUAL TABLE fts USING fts5({', '.join(COLUMNS)}, tokenize='{tokenizer}')")
+    conn.execute(f"CREATE VIRTUAL TABLE fts USING fts5({', '.join(COLUMNS)}, content='texts',"
+                 f" content_rowid='id', tokenize='{tokenizer}')")
 
 
 def _meta(conn: sqlite3.Connection) -> dict:

@@ -147,7 +147,7 @@ def _snippets(conn, ids: list[int], match: str | None) -> dict[int, str]:
         for doc_id, *candidates in conn.execute(
                 f"SELECT rowid, {pieces} FROM fts WHERE fts MATCH ? AND rowid IN ({marks})", [match, *ids]):
             out[doc_id] = next((c for c in candidates if open_ in c), None)
-    for doc_id, body in conn.execute(f"SELECT rowid, substr(body, 1, 240) FROM fts WHERE rowid IN ({marks})", ids):
+    for doc_id, body in conn.execute(f"SELECT id, substr(body, 1, 240) FROM docs WHERE id IN ({marks})", ids):
         if not out.get(doc_id):
             out[doc_id] = body if len(body) < 240 else body.rstrip() + "…"
     return {k: " ".join(v.split()) for k, v in out.items()}

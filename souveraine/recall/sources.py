@@ -1,9 +1,8 @@
 """What recall finds: each journal turn, and each note of memories/, people/, domains/,
 reference/ and archive/, as one document with its tier, date and visibility.
 
-A turn is its own document, with its block id, so a hit links to the very words said; the
-turns just before and after it in the same session are its ``context`` (a question finds
-the answer that follows it). Notes are read with python-frontmatter's default handler
+A turn is its own document, with its block id, so a hit links to the very words said (the
+index adds the turns around it as its context). Notes are read with python-frontmatter's default handler
 (PyYAML's C loader: about 17 times faster than the round-trip reader store.notes uses to
 write, and reading is all an index does). A note whose frontmatter does not parse is still
 indexed, as text: the index never refuses a file.
@@ -22,7 +21,6 @@ KINDS = {
 }
 FOLDERS = tuple(KINDS)
 TIERS = ("episodic", "foundational", "constitutive")
-CONTEXTS = ("none", "previous", "neighbors", "session")
 
 _LINK = re.compile(r"\[\[([^\[\]|#\n]+)(?:#[^\[\]|\n]*)?(?:\|[^\[\]\n]*)?\]\]")
 _H1 = re.compile(r"^# (.+)$", re.MULTILINE)
@@ -44,7 +42,6 @@ class Document:
     session: str = ""
     line: int = 0
     title: str = ""
-    context: str = ""
     links: str = ""
 
     @property
@@ -69,37 +66,22 @@ def indexed(relpath: str) -> bool:
             and not any(p.startswith(".") for p in parts))
 
 
-def documents(relpath: str, text: str, context: str = "neighbors") -> list[Document]:
+def documents(relpath: str, text: str) -> list[Document]:
     """The documents one file holds."""
     kind = KINDS[PurePosixPath(relpath).parts[0]]
     if kind == "turn":
         try:
-            return _turns(relpath, text, context)
+            return _turns(relpath, text)
         except ValueError:          # a stray note in journal/ that is no day file
             pass
     return [_note(relpath, kind, text)]
 
 
-def _turns(relpath: str, text: str, context: str) -> list[Document]:
-    turns = journal.parse(text, relpath)
-    docs = []
-    for i, turn in enumerate(turns):
-        docs.append(Document(
-            path=relpath, kind="turn", body=turn.text, block=turn.block_id, tier="episodic",
-            at=turn.at, role=turn.role, session=turn.session or "", line=turn.line,
-            context=_context(turns, i, context), links=" ".join(_links(turn.text)),
-        ))
-    return docs
-
-
-def _context(turns: list, i: int, mode: str) -> str:
-    """The words around turn ``i`` in its session: none, the turn before, both neighbours, or all."""
-    if mode == "none":
-        return ""
-    if mode == "session":
-        return "\n\n".join(t.text for j, t in enumerate(turns) if j != i and t.session == turns[i].session)
-    around = (i - 1,) if mode == "previous" else (i - 1, i + 1)
-    return "\n\n".join(turns[j].text for j in around if 0 <= j < len(turns) and turns[j].session == turns[i].session)
+def _turns(relpath: str, text: str) -> list[Document]:
+    return [Document(path=relpath, kind="turn", body=turn.text, block=turn.block_id, tier="episodic",
+                     at=turn.at, role=turn.role, session=turn.session or "", line=turn.line,
+                     links=" ".join(_links(turn.text)))
+            for turn in journal.parse(text, relpath)]
 
 
 def _note(relpath: str, kind: str, text: str) -> Document:
