@@ -13,6 +13,7 @@ each run works on a copy.
 import argparse
 import json
 import os
+import random
 import shutil
 import statistics
 import subprocess
@@ -21,13 +22,13 @@ import tempfile
 import time
 from datetime import date, datetime, timedelta
 from pathlib import Path
-import random
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.conversations import Line, day_texts  # noqa: E402
-from souveraine.recall import index, sources  # noqa: E402
-from souveraine.recall.search import recall  # noqa: E402
+from souveraine.recall import index, query, sources  # noqa: E402
+from souveraine.recall.rank import Ranking  # noqa: E402
+from souveraine.recall.search import Search, recall  # noqa: E402
 from souveraine.store import git  # noqa: E402
 from souveraine.store.memory import Memory  # noqa: E402
 
@@ -114,7 +115,7 @@ def cached(years: int, turns_per_day: int, memories_per_week: int, seed: int) ->
 
 def measure(root: Path, repeat: int) -> dict:
     memory = Memory(root)
-    files = index._listed(root)
+    files = index.listed(root)
     size = sum((root / f).stat().st_size for f in files)
     rebuilds = [index.rebuild(memory) for _ in range(2)]
     rebuild = min(rebuilds, key=lambda u: u.seconds)
@@ -145,10 +146,6 @@ def _queries(memory: Memory, repeat: int) -> dict:
             recall(memory, text)
             whole.append(time.perf_counter() - started)
     conn = index.connect(index.location(memory))
-    from souveraine.recall import query
-    from souveraine.recall.rank import Ranking
-    from souveraine.recall.search import Search
-
     ranking = Ranking(time.time())
     for text in QUERIES:
         search = Search(query.terms(text), None, (["d.visibility != 'private'"], {}), ranking, 10)

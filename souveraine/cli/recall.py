@@ -30,6 +30,7 @@ def recall_cmd(memory, words, since, until, tier, within, person, limit, private
 
     Example:
 
+    \b
         souveraine recall "what did I say about that book in March"
         souveraine recall budget --since 2026-01 --tier foundational --json
     """
@@ -58,6 +59,7 @@ def index_cmd(memory, rebuild, as_json):
 
     Example:
 
+    \b
         souveraine index
         souveraine index --rebuild --json
     """

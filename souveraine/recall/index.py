@@ -17,7 +17,6 @@ once queue and the second finds the work done; readers never wait (WAL).
 """
 
 import json
-import os
 import sqlite3
 import time
 from dataclasses import asdict, dataclass
@@ -144,7 +143,7 @@ def rebuild(memory: Memory, options: Options | None = None, progress=None) -> Up
         _script(conn, _DROP)
         _create(conn, options)
         update = Update("rebuild", commit=head)
-        _apply(memory, conn, sorted(_listed(memory.root), key=_chronological), update, progress=progress)
+        _apply(memory, conn, sorted(listed(memory.root), key=_chronological), update, progress=progress)
         _script(conn, _INDEXES)
         conn.execute("INSERT INTO fts(fts) VALUES('rebuild')")
         _set_meta(conn, {"schema": SCHEMA, "commit": head or "", "dirty": sorted(dirty),
@@ -420,7 +419,7 @@ def _chronological(relpath: str) -> tuple[str, str]:
     return (name[:10] if name[:4].isdigit() else "", relpath)
 
 
-def _listed(root: Path) -> list[str]:
+def listed(root: Path) -> list[str]:
     """Every file recall reads: tracked or untracked, never ignored."""
     out = git.run(root, "ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", *sources.FOLDERS).stdout
     return sorted({p for p in out.split("\0") if p and sources.indexed(p)})
