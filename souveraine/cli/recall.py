@@ -45,6 +45,8 @@ def recall_cmd(memory, words, since, until, tier, within, person, limit, private
         span = result.span
         say(f"dates: {span.since or '…'} to {span.until or '…'} (from {', '.join(repr(p) for p in result.phrases)})")
     emit([hit.to_dict() for hit in result.hits], as_json, render_hits)
+    if not result.hits and not as_json:
+        say("nothing found")
 
 
 @click.command(name="index")

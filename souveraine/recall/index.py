@@ -263,7 +263,7 @@ def _apply(memory: Memory, conn: sqlite3.Connection, paths: list[str], update: U
             stat = full.stat()
         except OSError:
             stat = None
-        known = conn.execute("SELECT size, mtime_ns FROM files WHERE path = ?", (relpath,)).fetchone() if skip_unchanged else None
+        known = _known(conn, relpath) if skip_unchanged else None
         if stat is not None and known == (stat.st_size, stat.st_mtime_ns):
             continue
         if known is not None:
@@ -282,6 +282,11 @@ def _apply(memory: Memory, conn: sqlite3.Connection, paths: list[str], update: U
         update.documents += batch.flush_if_full()
     update.documents += batch.flush()
     return read
+
+
+def _known(conn: sqlite3.Connection, relpath: str) -> tuple[int, int] | None:
+    """The size and mtime a file had when it was read, if it was."""
+    return conn.execute("SELECT size, mtime_ns FROM files WHERE path = ?", (relpath,)).fetchone()
 
 
 def _index_texts(conn: sqlite3.Connection, paths: list[str]) -> None:

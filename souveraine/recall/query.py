@@ -41,13 +41,13 @@ class Term:
 def terms(text: str) -> list[Term]:
     """The terms of ``text``, common words dropped when others remain."""
     found = list(_parse(unicodedata.normalize("NFKC", text or "")))
-    kept = [t for t in found if len(t.words) > 1 or t.words[0].lower() not in STOPWORDS]
+    kept = [t for t in found if _kept(t)]
     return kept or found
 
 
 def informative(text: str) -> bool:
     """Whether ``text`` holds a word that is not a common one."""
-    return any(len(t.words) > 1 or t.words[0].lower() not in STOPWORDS for t in _parse(unicodedata.normalize("NFKC", text or "")))
+    return any(_kept(t) for t in _parse(unicodedata.normalize("NFKC", text or "")))
 
 
 def match(text: str) -> str | None:
@@ -74,6 +74,10 @@ def both(first: str | None, second: str | None) -> str | None:
     if first and second:
         return f"({first}) AND ({second})"
     return first or second
+
+
+def _kept(term: Term) -> bool:
+    return len(term.words) > 1 or term.words[0].lower() not in STOPWORDS
 
 
 def _parse(text: str):

@@ -132,7 +132,8 @@ def _hits(conn, rows: list[tuple], match: str | None) -> list[Hit]:
     for doc_id, score in rows:
         _, path, block, kind, tier, at, role = meta[doc_id]
         link = sources.Document(path=path, kind=kind, body="", block=block or "").link
-        hits.append(Hit(path, block or "", kind, tier or "", at, float(f"{score:.6g}"), snippets.get(doc_id, ""), link, role or ""))
+        hits.append(Hit(path, block or "", kind, tier or "", at, float(f"{score:.6g}"),
+                        snippets.get(doc_id, ""), link, role or ""))
     return hits
 
 

@@ -2,10 +2,10 @@
 reference/ and archive/, as one document with its tier, date and visibility.
 
 A turn is its own document, with its block id, so a hit links to the very words said (the
-index adds the turns around it as its context). Notes are read with python-frontmatter's default handler
-(PyYAML's C loader: about 17 times faster than the round-trip reader store.notes uses to
-write, and reading is all an index does). A note whose frontmatter does not parse is still
-indexed, as text: the index never refuses a file.
+index adds the turns around it as its context). Notes are read with python-frontmatter's
+default handler (PyYAML's C loader: about 17 times faster than the round-trip reader
+store.notes uses to write, and reading is all an index does). A note whose frontmatter does
+not parse is still indexed, as text: the index never refuses a file.
 """
 
 import re

@@ -110,7 +110,7 @@ def test_the_command_prints_hits_for_people_and_json_for_programs(invoke, say, m
     assert snippet == "    I finished the book about «lighthouses»."
     assert text.stderr == "dates: 2026-03-01 to 2026-03-31 (from 'in March')\n"
     assert json.loads(invoke("recall", "zeppelins", "--json").stdout) == []
-    assert invoke("recall", "zeppelins").stdout == ""
+    assert (invoke("recall", "zeppelins").stdout, invoke("recall", "zeppelins").stderr) == ("", "nothing found\n")
     assert_clean(memory.root)
 
 
