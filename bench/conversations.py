@@ -122,11 +122,13 @@ def generate(sessions: int = 60, turns_per_session: int = 30, span_days: int = 5
         slots = sorted(rng.sample(range(turns_per_session // 2), min(len(planted), turns_per_session // 2)))
         for pair in range(turns_per_session // 2):
             fact = planted[slots.index(pair)] if pair in slots else None
-            user, reply, key, who = (*fact(day), "user")[:4] if fact is not None else (*_filler(rng), "user")
+            exchange = fact(day) if fact is not None else _filler(rng)
+            user, reply, key = exchange[:3]
+            speaker = exchange[3] if len(exchange) > 3 else "user"     # whose turn plants the fact
             at += timedelta(seconds=rng.randint(20, 240))
-            lines.append(Line(at, "user", user, session, key if who == "user" else None))
+            lines.append(Line(at, "user", user, session, key if speaker == "user" else None))
             at += timedelta(seconds=rng.randint(5, 60))
-            lines.append(Line(at, "assistant", reply, session, key if who == "assistant" else None))
+            lines.append(Line(at, "assistant", reply, session, key if speaker == "assistant" else None))
             if key:
                 planted_days[key] = day
     for ask in plans["questions"]:
@@ -142,9 +144,8 @@ def _filler(rng: random.Random) -> tuple[str, str, None]:
 
 
 def _fill(rng: random.Random, template: str) -> str:
-    return template.format(person=rng.choice(PEOPLE), relative=rng.choice(RELATIVES),
-                                        city=rng.choice(CITIES), project=rng.choice(PROJECTS),
-                                        lang=rng.choice(LANGUAGES))
+    return template.format(person=rng.choice(PEOPLE), relative=rng.choice(RELATIVES), city=rng.choice(CITIES),
+                           project=rng.choice(PROJECTS), lang=rng.choice(LANGUAGES))
 
 
 def _plan_facts(rng: random.Random, sessions: int) -> dict:
