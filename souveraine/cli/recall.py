@@ -1,0 +1,99 @@
+"""`souveraine recall` and `souveraine index`."""
+
+import click
+
+from souveraine.cli.common import emit, json_option, pass_memory, progress, say
+
+KIND_NAMES = {"turn": "turns", "memory": "memories", "person": "people", "domain": "domains",
+              "reference": "reference notes", "archive": "archive notes"}
+TIERS = click.Choice(["episodic", "foundational", "constitutive"])
+
+
+@click.command(name="recall")
+@click.argument("words", nargs=-1)
+@click.option("--since", metavar="DATE", help="Only from this date: 2026-03-14, 2026-03, 2026, or 'last week'.")
+@click.option("--until", metavar="DATE", help="Only up to this date (its whole month or year when it names one).")
+@click.option("--tier", type=TIERS, help="Only this tier (journal turns are episodic).")
+@click.option("--in", "within", metavar="PATH", help="Only under this folder or file, e.g. journal/2026 or people.")
+@click.option("--person", metavar="NAME", help="Only turns and notes that name this person or link to their note.")
+@click.option("--limit", type=click.IntRange(1, 1000), default=10, show_default=True, help="How many hits.")
+@click.option("--private", is_flag=True, help="Include private memories.")
+@click.option("--no-recency", "no_recency", is_flag=True, help="Rank by relevance and tier only; old and new alike.")
+@json_option
+@pass_memory
+def recall_cmd(memory, words, since, until, tier, within, person, limit, private, no_recency, as_json):
+    """Find what the memory holds: journal turns, memories, people, domains, reference, archive.
+
+    Ranked by relevance (BM25), tier, and recency for episodic items. Dates written in the
+    query ("in March", "last week", "2026-05", "since May") filter like --since/--until.
+    Matched words are marked «so» in each snippet.
+
+    Example:
+
+    \b
+        souveraine recall "what did I say about that book in March"
+        souveraine recall budget --since 2026-01 --tier foundational --json
+    """
+    from souveraine.errors import UsageError
+    from souveraine.recall.search import recall
+
+    if not words and not any((since, until, tier, within, person)):
+        raise UsageError("give words to look for, or a filter such as --since 2026-03 or --person ada")
+    result = recall(memory, " ".join(words), since=since, until=until, tier=tier, within=within, person=person,
+                    limit=limit, private=private, recency=not no_recency)
+    if result.phrases and not as_json:
+        span = result.span
+        say(f"dates: {span.since or '…'} to {span.until or '…'} (from {', '.join(repr(p) for p in result.phrases)})")
+    emit([hit.to_dict() for hit in result.hits], as_json, render_hits)
+    if not result.hits and not as_json:
+        say("nothing found")
+
+
+@click.command(name="index")
+@click.option("--rebuild", is_flag=True, help="Read every file again into a new index.")
+@json_option
+@pass_memory
+def index_cmd(memory, rebuild, as_json):
+    """Bring the search index up to date (or rebuild it) and show what it holds.
+
+    The index is a cache in .souveraine/index.sqlite, git-ignored; recall keeps it fresh by
+    itself, and a missing or corrupt one is rebuilt without a word.
+
+    Example:
+
+    \b
+        souveraine index
+        souveraine index --rebuild --json
+    """
+    from souveraine.recall import index
+
+    update = index.rebuild(memory, progress=progress("indexing", not as_json)) if rebuild else index.refresh(memory)
+    emit({**index.status(memory), "update": update.to_dict()}, as_json, render_status)
+
+
+def render_hits(hits: list[dict]) -> str:
+    if not hits:
+        return ""
+    lines = []
+    for hit in hits:
+        where = f"{hit['path']}#^{hit['block']}" if hit["block"] else hit["path"]
+        when = (hit["date"] or "undated")[:16].replace("T", " ")
+        lines.append(f"{when:<16}  {hit['tier'] or hit['kind']:<12}  {hit['score']:>8.3g}  {where}")
+        lines.append(f"    {hit['snippet']}")
+    return "\n".join(lines)
+
+
+def render_status(data: dict) -> str:
+    lines = [f"index      {data['path']} ({data['bytes'] / 1e6:.1f} MB)"]
+    if "documents" in data:
+        kinds = ", ".join(f"{n} {KIND_NAMES.get(kind, kind + 's')}" for kind, n in data["kinds"].items()) or "nothing"
+        lines.append(f"documents  {data['documents']} from {data['files']} files: {kinds}")
+        lines.append(f"commit     {(data['commit'] or '(none)')[:12]}, built {data['built']}")
+        state = "up to date" if data["fresh"] else "behind (the next recall catches up)"
+        if data["uncommitted"]:
+            state += f", with {len(data['uncommitted'])} uncommitted files"
+        lines.append(f"state      {state}")
+    update = data["update"]
+    lines.append(f"update     {update['mode']}: {update['files']} files read, {update['removed']} forgotten,"
+                 f" {update['seconds'] * 1000:.0f} ms")
+    return "\n".join(lines)

@@ -1,0 +1,78 @@
+"""The score: BM25 relevance, raised by tier and by freshness.
+
+``score = relevance × tier weight × (1 + recency weight × freshness)``
+
+- relevance is FTS5's BM25 (negated: higher is better), with a weight per column — a note's
+  title counts more than its body, the turns around a turn count less than the turn itself;
+- freshness is ``0.5 ** (age / half-life)`` for episodic items ([recall] half_life_days,
+  30 by default), and 1 for foundational and constitutive memories and for undated
+  knowledge notes (people, domains, reference), which never decay;
+- recency multiplies rather than filters, so it orders comparable matches and raises a
+  score by half at most: a good old match still beats a poor fresh one. The weight 0.5 was
+  measured (bench/quality_recall.py, docs/RECALL.md): 1.0 let fresh chatter bury older facts.
+
+Everything is one SQL expression, so SQLite sorts and cuts to the limit in one pass.
+"""
+
+from dataclasses import dataclass, field
+
+TIER_WEIGHTS = {"constitutive": 1.5, "foundational": 1.25}
+COLUMN_WEIGHTS = {"title": 2.0, "body": 1.0, "context": 0.25, "links": 1.0}
+RECENCY_WEIGHT = 0.5
+DAY = 86_400.0
+SAMPLE = 2000           # newest documents a word's share is read on
+COMMON_SHARE = 0.3      # above it a word is too common to rank by
+WINDOW = 1000           # newest matches scored when every word is that common
+
+
+@dataclass(frozen=True)
+class Ranking:
+    now: float                          # POSIX seconds
+    half_life_days: float = 30.0
+    recency: bool = True
+    recency_weight: float = RECENCY_WEIGHT
+    weights: dict[str, float] = field(default_factory=lambda: dict(COLUMN_WEIGHTS))
+
+    def params(self) -> dict[str, float]:
+        return {"now": self.now, "half_life": self.half_life_days * DAY,
+                "recency": self.recency_weight if self.recency else 0.0}
+
+    def relevance(self, columns: tuple[str, ...]) -> str:
+        return f"(-bm25(fts, {', '.join(repr(float(self.weights.get(c, 1.0))) for c in columns)}))"
+
+    @staticmethod
+    def boost(alias: str = "d") -> str:
+        tiers = " ".join(f"WHEN '{tier}' THEN {weight!r}" for tier, weight in TIER_WEIGHTS.items())
+        freshness = (f"CASE WHEN {alias}.decays THEN pow(0.5, max(0.0, :now - {alias}.ts) / :half_life) ELSE 1.0 END")
+        return f"(CASE {alias}.tier {tiers} ELSE 1.0 END) * (1.0 + :recency * {freshness})"
+
+
+def informative(conn, terms: list) -> tuple[list, bool]:
+    """The terms worth ranking by, and whether the search needs a window of newest matches.
+
+    A word in a third of the documents weighs almost nothing in BM25 (its IDF tends to 0;
+    above half, FTS5 clamps it to 1e-6), yet scoring its matches costs the most: at ten years
+    "thinking" matches 100,000 turns. Such words are dropped when rarer ones remain. Porter
+    stemming makes a few names such words ("Ines" is read "in"). When every word is that
+    common, the ranking is all tier and recency anyway, so only the newest matches are scored.
+    The share is read on the newest documents, which costs a fraction of a millisecond.
+    """
+    single = [t for t in terms if len(t.words) == 1 and not t.prefix]
+    if not single:
+        return terms, False
+    top = conn.execute("SELECT max(id) FROM docs").fetchone()[0] or 0
+    floor = top - SAMPLE
+    size = conn.execute("SELECT count(*) FROM docs WHERE id > ?", (floor,)).fetchone()[0]
+    if size < SAMPLE // 2:
+        return terms, False
+    common = {id(t) for t in single if conn.execute(
+        "SELECT count(*) FROM fts WHERE fts MATCH ? AND rowid > ?", (t.fts(), floor)).fetchone()[0] > COMMON_SHARE * size}
+    kept = [t for t in terms if id(t) not in common]
+    return (kept, False) if kept else (terms, True)
+
+
+def window(conn, match: str) -> int:
+    """The smallest rowid among the newest WINDOW matches (rowids grow with time)."""
+    row = conn.execute("SELECT rowid FROM fts WHERE fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?",
+                       (match, WINDOW - 1)).fetchone()
+    return row[0] if row else 0

@@ -1,0 +1,149 @@
+"""What recall finds: each journal turn, and each note of memories/, people/, domains/,
+reference/ and archive/, as one document with its tier, date and visibility.
+
+A turn is its own document, with its block id, so a hit links to the very words said (the
+index adds the turns around it as its context). Notes are read with python-frontmatter's
+default handler (PyYAML's C loader: about 17 times faster than the round-trip reader
+store.notes uses to write, and reading is all an index does). A note whose frontmatter does
+not parse is still indexed, as text: the index never refuses a file.
+"""
+
+import re
+from dataclasses import dataclass
+from datetime import date, datetime, time
+from pathlib import PurePosixPath
+
+from souveraine.store import journal
+
+KINDS = {
+    "journal": "turn", "memories": "memory", "people": "person", "domains": "domain",
+    "reference": "reference", "archive": "archive",
+}
+FOLDERS = tuple(KINDS)
+TIERS = ("episodic", "foundational", "constitutive")
+
+_LINK = re.compile(r"\[\[([^\[\]|#\n]+)(?:#[^\[\]|\n]*)?(?:\|[^\[\]\n]*)?\]\]")
+_H1 = re.compile(r"^# (.+)$", re.MULTILINE)
+_ATTESTATIONS = re.compile(r"^## Attestations[ \t]*$", re.MULTILINE)
+_DATED_NAME = re.compile(r"^(\d{4}-\d\d-\d\d)")
+_DATE_KEYS = ("created", "date", "through", "updated")
+
+
+@dataclass
+class Document:
+    path: str
+    kind: str
+    body: str
+    block: str = ""
+    tier: str = ""                 # episodic | foundational | constitutive | '' (a note with none)
+    at: datetime | None = None     # aware when the file says a zone, else local
+    visibility: str = "public"
+    role: str = ""
+    session: str = ""
+    line: int = 0
+    title: str = ""
+    links: str = ""
+
+    @property
+    def day(self) -> str:
+        return self.at.date().isoformat() if self.at else ""
+
+    @property
+    def decays(self) -> bool:
+        """Only episodic items fade; foundational and constitutive ones and undated notes never."""
+        return self.tier == "episodic" and self.at is not None
+
+    @property
+    def link(self) -> str:
+        target = self.path[:-3] if self.path.endswith(".md") else self.path
+        return f"[[{target}#^{self.block}]]" if self.block else f"[[{target}]]"
+
+
+def indexed(relpath: str) -> bool:
+    """Whether recall reads this path (a Markdown file under one of the folders above)."""
+    parts = PurePosixPath(relpath).parts
+    return (len(parts) > 1 and parts[0] in KINDS and relpath.endswith(".md")
+            and not any(p.startswith(".") for p in parts))
+
+
+def documents(relpath: str, text: str) -> list[Document]:
+    """The documents one file holds."""
+    kind = KINDS[PurePosixPath(relpath).parts[0]]
+    if kind == "turn":
+        try:
+            return _turns(relpath, text)
+        except ValueError:          # a stray note in journal/ that is no day file
+            pass
+    return [_note(relpath, kind, text)]
+
+
+def _turns(relpath: str, text: str) -> list[Document]:
+    return [Document(path=relpath, kind="turn", body=turn.text, block=turn.block_id, tier="episodic",
+                     at=turn.at, role=turn.role, session=turn.session or "", line=turn.line,
+                     links=" ".join(_links(turn.text)))
+            for turn in journal.parse(text, relpath)]
+
+
+def _note(relpath: str, kind: str, text: str) -> Document:
+    meta, body = _split(text)
+    if kind == "memory":
+        body = _ATTESTATIONS.split(body, 1)[0]
+    tier = str(meta.get("tier") or ("episodic" if kind in ("memory", "archive") else ""))
+    stem = PurePosixPath(relpath).stem
+    return Document(
+        path=relpath, kind=kind, body=body.strip(), tier=tier if tier in TIERS else "",
+        at=_when(meta, stem), visibility="private" if str(meta.get("visibility", "")).lower() == "private" else "public",
+        title=_title(meta, body, stem, kind), links=" ".join([*_links(text), *_names(meta, stem, kind)]),
+    )
+
+
+def _split(text: str) -> tuple[dict, str]:
+    import frontmatter
+
+    try:
+        post = frontmatter.loads(text)
+    except Exception:  # any YAML error: the file is still words worth finding
+        return {}, text
+    return (post.metadata if isinstance(post.metadata, dict) else {}), post.content
+
+
+def _when(meta: dict, stem: str) -> datetime | None:
+    for key in _DATE_KEYS:
+        moment = _moment(meta.get(key))
+        if moment:
+            return moment
+    dated = _DATED_NAME.match(stem)
+    return _moment(dated[1]) if dated else None
+
+
+def _moment(value) -> datetime | None:
+    if isinstance(value, datetime):
+        return value
+    if isinstance(value, date):
+        return datetime.combine(value, time())
+    if isinstance(value, str) and value.strip():
+        try:
+            return datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+        except ValueError:
+            return None
+    return None
+
+
+def _title(meta: dict, body: str, stem: str, kind: str) -> str:
+    if kind == "memory":
+        return ""       # its description is its first sentence: counting it twice skews BM25
+    heading = _H1.search(body)
+    title = meta.get("title") or (heading[1] if heading else stem)
+    return str(title).strip()
+
+
+def _names(meta: dict, stem: str, kind: str) -> list[str]:
+    """What a person's own note answers to: its name and aliases."""
+    if kind != "person":
+        return []
+    aliases = meta.get("aliases") or []
+    return [stem, *(str(a) for a in (aliases if isinstance(aliases, list) else [aliases]))]
+
+
+def _links(text: str) -> list[str]:
+    return [m[1].strip() for m in _LINK.finditer(text)]

@@ -1,0 +1,50 @@
+"""Fixtures for recall: turns written as persist writes them, notes as their owners do."""
+
+from datetime import datetime
+
+import pytest
+
+from bench.conversations import Line, day_texts
+from souveraine.store import notes
+
+
+@pytest.fixture
+def now(monkeypatch):
+    """The one clock, fixed: Monday 30 November 2026, noon."""
+    monkeypatch.setenv("SOUVERAINE_NOW", "2026-11-30T12:00:00+00:00")
+    return datetime.fromisoformat("2026-11-30T12:00:00+00:00")
+
+
+@pytest.fixture
+def say(memory, now):
+    """Append turns ``(iso time, role, text[, session])`` to the journal in one commit; returns (path, block) each."""
+
+    def add(*turns):
+        lines = [Line(datetime.fromisoformat(t[0]), t[1], t[2], t[3] if len(t) > 3 else "s1") for t in turns]
+        paths = {f"journal/{l.at:%Y/%m/%Y-%m-%d}.md" for l in lines}
+        existing = {rel: memory.read_text(rel) for rel in paths if memory.exists(rel)}
+        texts, placed = day_texts(lines, existing)
+        with memory.change("chore(journal): persist turns") as change:
+            for rel, text in texts.items():
+                change.write(rel, text)
+        return [placed[i] for i in range(len(lines))]
+
+    return add
+
+
+@pytest.fixture
+def note(memory, now):
+    """Write a note with properties, committed: ``note("people/clara.md", "text", tier=...)``."""
+
+    def write(relpath, body, commit=True, **meta):
+        with memory.change(f"feat(memory): add {relpath}", commit=commit) as change:
+            change.write_note(relpath, notes.new(meta, body))
+        return relpath
+
+    return write
+
+
+def memory_note(tier="episodic", created="2026-11-01T10:00:00+00:00", visibility="public", **extra):
+    """The properties of a memories/ file, as docs/FORMATS.md gives them."""
+    return {"id": "0f3c9a1b-0000-4000-8000-000000000000", "tier": tier, "created": created, "identity_id": "",
+            "visibility": visibility, "description": "", "tags": ["memory", tier], **extra}

@@ -1,0 +1,155 @@
+import json
+import sqlite3
+import threading
+
+import pytest
+
+from souveraine.errors import Refused
+from souveraine.recall import index
+from souveraine.recall.search import recall
+from tests.recall.conftest import memory_note
+from tests.support import assert_clean, git
+
+
+def found(memory, words, **options) -> set[str]:
+    return {hit.path for hit in recall(memory, words, **options).hits}
+
+
+def same_as_rebuild(memory) -> None:
+    """The index as updated holds exactly what a full rebuild from the files holds."""
+    updated = index.snapshot(memory)
+    index.rebuild(memory)
+    assert index.snapshot(memory) == updated
+
+
+@pytest.fixture
+def seeded(memory, say, note):
+    say(("2026-11-28T10:00:00", "user", "I started reading Piranesi, a book about a house of statues."),
+        ("2026-11-28T10:00:30", "assistant", "Susanna Clarke wrote it; the halls are the world."))
+    note("memories/2026-11-01-tea-0f3c9a1b.md", "I prefer genmaicha in the afternoon.", **memory_note())
+    note("people/clara.md", "Clara, my sister, lives in Lyon.", aliases=["Clo"])
+    index.refresh(memory)
+    return memory
+
+
+def test_incremental_after_add_edit_delete_and_rename_equals_a_full_rebuild(seeded, say, note):
+    memory = seeded
+    say(("2026-11-29T09:00:00", "user", "We should buy a kayak next summer."))
+    note("domains/sailing.md", "Knots, tides and [[people/clara]] who sails.")
+    note("memories/2026-11-01-tea-0f3c9a1b.md", "I prefer rooibos now.", **memory_note())
+    with memory.change("refactor(memory): rename clara") as change:
+        change.write("people/clara-martin.md", memory.read_text("people/clara.md"))
+        change.delete("people/clara.md")
+    with memory.change("fix(memory): drop the old domain") as change:
+        change.delete("domains/sailing.md")
+    update = index.refresh(memory)
+    assert update.mode == "incremental"
+    assert (update.files, update.removed) == (3, 1)   # sailing.md came and went unseen
+    assert found(memory, "kayak") == {"journal/2026/11/2026-11-29.md"}
+    assert found(memory, "rooibos") == {"memories/2026-11-01-tea-0f3c9a1b.md"} and not found(memory, "genmaicha")
+    assert found(memory, "Lyon") == {"people/clara-martin.md"}
+    assert not found(memory, "tides")
+    same_as_rebuild(memory)
+    assert_clean(memory.root)
+
+
+def test_edits_outside_git_are_found_at_once_and_deleted_notes_never_again(seeded):
+    memory = seeded
+    (memory.root / "people/clara.md").write_text("---\naliases: [Clo]\n---\nClara moved to Porto.\n")
+    (memory.root / "domains/boats.md").write_text("# Boats\n\nA sloop has one mast.\n")
+    (memory.root / "memories/2026-11-01-tea-0f3c9a1b.md").unlink()
+    assert found(memory, "Porto") == {"people/clara.md"} and not found(memory, "Lyon")
+    assert found(memory, "sloop") == {"domains/boats.md"}
+    assert not found(memory, "genmaicha")
+    (memory.root / "domains/boats.md").rename(memory.root / "domains/ships.md")
+    assert found(memory, "sloop") == {"domains/ships.md"}
+    same_as_rebuild(memory)
+
+
+def test_an_edit_put_back_is_forgotten_too(seeded):
+    memory = seeded
+    (memory.root / "people/clara.md").write_text("Clara moved to Porto.\n")
+    assert found(memory, "Porto")
+    git(memory.root, "checkout", "--", "people/clara.md")
+    assert not found(memory, "Porto") and found(memory, "Lyon") == {"people/clara.md"}
+    same_as_rebuild(memory)
+
+
+def test_nothing_changed_costs_no_update(seeded):
+    assert index.refresh(seeded).mode == "fresh"
+
+
+@pytest.mark.parametrize("damage", ["missing", "garbage", "truncated", "empty", "foreign"])
+def test_a_missing_or_corrupt_index_is_rebuilt_silently(seeded, invoke, damage):
+    file = index.location(seeded)
+    data = file.read_bytes()
+    if damage == "missing":
+        file.unlink()
+    elif damage == "garbage":
+        file.write_bytes(b"this is not a database\n" * 100)
+    elif damage == "truncated":
+        file.write_bytes(data[: len(data) // 2])
+    elif damage == "empty":
+        file.write_bytes(b"")
+    else:
+        conn = sqlite3.connect(file)
+        conn.execute("DROP TABLE fts")
+        conn.commit()
+        conn.close()
+    result = invoke("recall", "Piranesi", "--json")
+    assert result.exit_code == 0, result.output
+    assert {hit["path"] for hit in json.loads(result.stdout)} == {"journal/2026/11/2026-11-28.md"}
+    assert index.status(seeded)["documents"] == 5    # 2 turns, a memory, clara, the people index
+
+
+def test_a_rewritten_history_is_rebuilt(seeded):
+    conn = sqlite3.connect(index.location(seeded))
+    conn.execute("UPDATE meta SET value = ? WHERE key = 'commit'", (json.dumps("0" * 40),))
+    conn.commit()
+    conn.close()
+    seeded.path("domains/x.md").write_text("zeppelin\n")
+    assert index.refresh(seeded).mode == "rebuild"
+    assert found(seeded, "zeppelin")
+
+
+def test_after_commit_refreshes_an_index_and_never_raises(memory, say, tmp_path):
+    index.after_commit(memory.root)
+    assert not index.location(memory).exists()      # building one is recall's job, not a commit's
+    index.refresh(memory)
+    say(("2026-11-30T08:00:00", "user", "The harbour was foggy."))
+    assert not index.status(memory)["fresh"]
+    index.after_commit(memory.root)
+    assert index.status(memory)["fresh"]
+    index.after_commit(tmp_path / "not-a-memory")
+    index.location(memory).write_bytes(b"garbage")
+    index.after_commit(memory.root)
+
+
+def test_updates_at_once_queue_and_agree(seeded, say):
+    say(*[(f"2026-11-30T08:00:{n:02d}", "user", f"parallel note {n}") for n in range(20)])
+    errors = []
+
+    def update():
+        try:
+            index.refresh(seeded)
+        except Exception as exc:  # collected for the assertion below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=update) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert errors == []
+    same_as_rebuild(seeded)
+
+
+def test_a_sqlite_without_fts5_is_one_clear_refusal(monkeypatch):
+    class NoFts5:
+        def execute(self, sql):
+            raise sqlite3.OperationalError("no such module: fts5")
+
+    monkeypatch.setattr(index.sqlite3, "connect", lambda *a, **k: NoFts5())
+    with pytest.raises(Refused, match="has no FTS5") as caught:
+        index.require_fts5.__wrapped__()
+    assert caught.value.code == "fts5_missing"
