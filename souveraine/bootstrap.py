@@ -67,6 +67,7 @@ def _bootstrap(root: Path, identity: str, name: str, result: InitResult, made_gi
         git.run(root, "init", "-q", "-b", "main")
     _copy_template(root, values, result)
     _copy_skills(root, result)
+    _ignore_cache(root, result)
     from souveraine.laws import install
 
     result.hooks = install.install(root)
@@ -113,6 +114,16 @@ def _repair(root: Path) -> InitResult:
         result.hooks = install.install(root)
     result.commit = change.sha
     return result
+
+
+def _ignore_cache(root: Path, result: InitResult) -> None:
+    """An adopted vault's own .gitignore must still keep the cache out of git."""
+    path = root / ".gitignore"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    if not any(line.strip() in (".souveraine/", ".souveraine", "/.souveraine/") for line in lines):
+        text = path.read_text(encoding="utf-8")
+        atomic_write(path, text + ("" if text.endswith("\n") or not text else "\n") +
+                     "# Souveraine's cache: the search index and locks, always rebuildable.\n.souveraine/\n")
 
 
 def _existing_entries(root: Path) -> list[str]:

@@ -94,6 +94,18 @@ def test_adopt_leaves_every_note_byte_identical(tmp_path):
     assert (vault / "souveraine.toml").is_file()
 
 
+def test_adopt_keeps_the_vaults_gitignore_and_adds_the_cache(tmp_path):
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    (vault / ".gitignore").write_text("private/")
+    (vault / "note.md").write_text("mine\n")
+    init(vault, adopt=True)
+    assert (vault / ".gitignore").read_text().startswith("private/\n# Souveraine's cache")
+    (vault / ".souveraine").mkdir(exist_ok=True)
+    (vault / ".souveraine" / "index.sqlite").write_text("cache")
+    assert_clean(vault)
+
+
 def test_force_restores_missing_files_without_overwriting(tmp_path):
     root = init(tmp_path / "m").root
     (root / "system" / "persona" / "principles.md").unlink()
