@@ -427,10 +427,14 @@ def cached(shape: Shape, progress=None) -> Built:
 
 
 def copy_of(built: Built, into: Path) -> Path:
-    """A working copy of a cached memory (its index refreshed: a copy's stat data is stale)."""
+    """A working copy of a cached memory: its index refreshed (a copy's stat data is stale) and
+    its hooks pointing at this checkout's interpreter."""
+    from souveraine.laws.install import install
+
     root = into / "memory"
     shutil.copytree(built.root, root, symlinks=True)
     _git(root, "update-index", "-q", "--refresh", check=False)
+    install(root)
     return root
 
 
