@@ -244,6 +244,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--years", default="1,10", help="sizes of the generated memories, in years (default 1,10)")
     parser.add_argument("--quick", action="store_true", help="a smoke run: a 10-day memory, 2 runs each, nothing written")
     parser.add_argument("--repeat", type=int, help="timed runs per figure (default 10; 2 with --quick)")
+    parser.add_argument("--cache", type=Path, default=generate.CACHE, help="where generated memories are kept")
     parser.add_argument("--output", type=Path, help=f"where the report goes (default {OUTPUT.relative_to(ROOT)}; none with --quick)")
     options = parser.parse_args(argv)
     options.repeat = options.repeat or (2 if options.quick else 10)
@@ -262,7 +263,7 @@ def main(argv: list[str] | None = None) -> None:
         figures += startup(run)
         for label, shape in shapes:
             print(f"memory of {label}", file=sys.stderr)
-            built = generate.cached(shape, progress=lambda n, total: print(f"  generating: {n}/{total} days", file=sys.stderr))
+            built = generate.cached(shape, cache=options.cache, progress=lambda n, total: print(f"  generating: {n}/{total} days", file=sys.stderr))
             described.append(f"**{label}**: {describe(built)}")
             work = Path(tmp) / label.replace(" ", "")
             work.mkdir()

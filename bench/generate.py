@@ -411,9 +411,9 @@ def _signer(root: Path, shape: Shape, life: Life):
     return Signer(root, shape.seed)
 
 
-def cached(shape: Shape, progress=None) -> Built:
-    """The memory of ``shape``, built on first use and kept under bench/.cache."""
-    folder = CACHE / shape.key
+def cached(shape: Shape, progress=None, cache: Path = CACHE) -> Built:
+    """The memory of ``shape``, built on first use and kept under ``cache`` (bench/.cache)."""
+    folder = Path(cache) / shape.key
     manifest = folder / "shape.json"
     if manifest.exists():
         return Built(folder / "memory", shape, json.loads(manifest.read_text())["stats"])
