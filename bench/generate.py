@@ -7,7 +7,7 @@ A day is one commit, as a life lived with the tool makes it: that day's journal 
 of everyday length, user short, assistant longer, in one to three sessions), the memories
 taken from it (tiered; a few foundational and constitutive, elevated with real ed25519
 signatures from a second "witness" project when the identity engine is there), people and
-domain notes that grow with [[wikilinks]] to the turns that mention them, inner-voice lines,
+domain notes that grow with [[wikilinks]] to the turns that mention them, a reflection every 25 messages, inner-voice lines,
 ledger commitments opened and closed, and every 30 days a synthesis in system/synthesized/
 with `through:` (the previous one moves to archive/ unchanged). The files are rendered by
 the library (store.journal, identity.memories.new_note, store.notes, tempos.ledger,
@@ -39,12 +39,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench import conversations  # noqa: E402
 from souveraine.identity import memories  # noqa: E402
 from souveraine.store import journal, notes  # noqa: E402
-from souveraine.tempos import innervoice, ledger  # noqa: E402
+from souveraine.tempos import innervoice, ledger, reflect  # noqa: E402
 
-VERSION = 1                 # bump when what is generated changes shape
+VERSION = 2                 # bump when what is generated changes shape
 CACHE = Path(__file__).resolve().parent / ".cache"
 END = date(2026, 11, 30)
 AUTHOR = ("Bench", "bench@localhost")
+REFLECT_EVERY = 25          # messages, as [reflection] message_interval says by default
 
 COMMON = ("the a and to of I you it is that in we for this on was with my but be have not are so just "
           "what about can do at if me like your all think there will one would get out know time").split()
@@ -163,6 +164,7 @@ class Life:
         self.synthesized_from: date | None = None
         self.open_commitments: list[tuple[date, ledger.Entry]] = []
         self.signer = None
+        self.unwitnessed: list[journal.Turn] = []          # spoken turns since the last reflection
         self.count = {"turns": 0, "memories": 0, "elevated": 0, "syntheses": 0}
 
     # The first day also writes the people and domain notes, and the index of people.
@@ -240,7 +242,27 @@ class Life:
             turns.append(journal.Turn(block, at, role, session, text, path))
             if name:
                 mentions.append((name, turns[-1]))
+            self.unwitnessed.append(turns[-1])
+            if len(self.unwitnessed) == REFLECT_EVERY:
+                turns.append(self._reflection(taken))
         return turns, mentions
+
+    def _reflection(self, taken: set[str]) -> journal.Turn:
+        """The N+25 witness entry, in reflect's own form, its elements picked cheaply from the window."""
+        rng, window = self.rng, self.unwitnessed
+        self.unwitnessed = []
+        first, last = window[0], window[-1]
+        loud, a, b = rng.choice(window), *sorted(rng.sample(range(len(window)), 2))
+        word = max(window[a].text.split(), key=len).strip(".,?!:").lower()
+        seen = reflect.Witness(window, "extractive",
+                               fold=[f"“{loud.text.split(chr(10))[0][:160]}”, said the {loud.role} ({loud.link})"],
+                               chain=[f"*{word}*: {window[a].link} → {window[b].link}"],
+                               anchor=[f"*{word}*, from {first.link} to {last.link}, in 2 turns"])
+        at = last.at + timedelta(seconds=30)
+        text = seen.render()
+        block = journal.block_id(at, reflect.ROLE, text, None, taken)
+        taken.add(block)
+        return journal.Turn(block, at, reflect.ROLE, None, text, last.path)
 
     def _memory(self, turn: journal.Turn, mentions) -> tuple[str, str]:
         rng = self.rng
