@@ -49,6 +49,12 @@ def pre_commit(args: list[str]) -> list[str]:
             new = _git_bytes("cat-file", "blob", f":{path}")
             if not new.startswith(old):
                 problems.append(f"{path}: append-only, but the change rewrites what was already committed; restore it and append a correction entry instead")
+    from souveraine.identity import integrity
+
+    for status, path in _staged(root):
+        if path.startswith("memories/") and status.startswith(("A", "M")):
+            problems += integrity.check(path, _git("cat-file", "blob", f":{path}"),
+                                        lambda rel: _git("cat-file", "blob", f":{rel}", check=False) or None)
     return problems
 
 
