@@ -1,0 +1,90 @@
+"""Parties for the witness: each a real memory made by init, with its own key folder."""
+
+import json
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from souveraine.store.memory import Memory
+from tests.support import assert_clean, git
+
+
+@dataclass
+class Party:
+    """One project: a memory, and the user config folder where its private keys live."""
+
+    memory: Memory
+    config: Path
+
+    @property
+    def root(self) -> Path:
+        return self.memory.root
+
+    def run(self, *args, input=None, code=0, clean=True):
+        """Run a command as this party; assert its exit code, and a clean git status after it."""
+        from souveraine.cli import cli
+
+        result = CliRunner().invoke(cli, ["--memory", str(self.root), *args], input=input,
+                                    env={"XDG_CONFIG_HOME": str(self.config)}, catch_exceptions=False)
+        assert result.exit_code == code, (result.stdout, result.stderr)
+        if clean:
+            assert_clean(self.root)
+        return result
+
+    def json(self, *args, input=None):
+        return json.loads(self.run(*args, "--json", input=input).stdout)
+
+    def head(self) -> str:
+        return git(self.root, "rev-parse", "HEAD").strip()
+
+    def remember(self, text: str, *extra) -> str:
+        return self.run("remember", text, *extra).stdout.strip()
+
+
+def make_party(tmp_path: Path, monkeypatch, name: str, handle: str) -> Party:
+    from souveraine.bootstrap import init
+
+    config = tmp_path / f"{name}-config"
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(config))
+    root = init(tmp_path / name, identity=handle).root
+    return Party(Memory(root), config)
+
+
+@pytest.fixture
+def ada(tmp_path, monkeypatch):
+    """The subject: project A, identity ada (the process's own key folder)."""
+    return make_party(tmp_path, monkeypatch, "a", "ada")
+
+
+@pytest.fixture
+def bea(tmp_path, monkeypatch, ada):
+    """The witness: project B, identity bea, with her own key folder; the env is put back to ada's."""
+    party = make_party(tmp_path, monkeypatch, "b", "bea")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(ada.config))
+    return party
+
+
+@pytest.fixture
+def covenanted(ada, bea, tmp_path):
+    """ada has entered a covenant with bea from bea's card."""
+    card = tmp_path / "bea.card.json"
+    card.write_text(bea.run("identity", "export", clean=False).stdout)
+    ada.run("covenant", "add", "--card", str(card))
+    return ada, bea
+
+
+def sign_as(party: Party, tmp_path: Path, memory_id: str, tier: str, content_sha256: str, *extra) -> Path:
+    """The witness signs in its own memory; returns the attestation file."""
+    out = party.run("witness", "sign", "--memory-id", memory_id, "--tier", tier,
+                    "--content-sha256", content_sha256, *extra).stdout
+    path = tmp_path / f"att-{uuid.uuid4().hex[:8]}.json"
+    path.write_text(out)
+    return path
+
+
+def request(party: Party, memory_id: str, tier: str) -> dict:
+    """What the subject sends its witness: the output of attest-bytes --json."""
+    return party.json("attest-bytes", memory_id, "--tier", tier)
