@@ -1,6 +1,7 @@
 """Parties for the witness: each a real memory made by init, with its own key folder."""
 
 import json
+import shutil
 import uuid
 from dataclasses import dataclass
 from pathlib import Path
@@ -53,26 +54,54 @@ def make_party(tmp_path: Path, monkeypatch, name: str, handle: str) -> Party:
     return Party(Memory(root), config)
 
 
-@pytest.fixture
-def ada(tmp_path, monkeypatch):
-    """The subject: project A, identity ada (the process's own key folder)."""
-    return make_party(tmp_path, monkeypatch, "a", "ada")
+@pytest.fixture(scope="session")
+def templates(tmp_path_factory):
+    """ada's and bea's projects made once per session (init is the slow part); tests get copies."""
+    base = tmp_path_factory.mktemp("parties")
+    home = base / "home"
+    home.mkdir()
+    (home / ".gitconfig").write_text("[user]\n\tname = Test Person\n\temail = test@example.org\n")
+    with pytest.MonkeyPatch.context() as patch:
+        for name, value in (("HOME", home), ("GIT_CONFIG_GLOBAL", home / ".gitconfig"), ("GIT_CONFIG_NOSYSTEM", "1")):
+            patch.setenv(name, str(value))
+        ada = make_party(base, patch, "a", "ada")
+        bea = make_party(base, patch, "b", "bea")
+        card = base / "bea.card.json"
+        card.write_text(bea.run("identity", "export", clean=False).stdout)
+        shutil.copytree(ada.root, base / "a-cov", symlinks=True)
+        Party(Memory(base / "a-cov"), ada.config).run("covenant", "add", "--card", str(card))
+    return base
+
+
+def copy_party(templates: Path, tmp_path: Path, source: str, name: str) -> Party:
+    """A copy of a template project (its hooks reinstalled, since they point at their folder)."""
+    from souveraine.laws import install
+
+    root = shutil.copytree(templates / source, tmp_path / name, symlinks=True)
+    config = shutil.copytree(templates / f"{name}-config", tmp_path / f"{name}-config")
+    install.install(root)
+    return Party(Memory(root), config)
 
 
 @pytest.fixture
-def bea(tmp_path, monkeypatch, ada):
-    """The witness: project B, identity bea, with her own key folder; the env is put back to ada's."""
-    party = make_party(tmp_path, monkeypatch, "b", "bea")
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(ada.config))
+def ada(templates, tmp_path, monkeypatch):
+    """The subject: project A, identity ada; the process's key folder is hers."""
+    party = copy_party(templates, tmp_path, "a", "a")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(party.config))
     return party
 
 
 @pytest.fixture
-def covenanted(ada, bea, tmp_path):
-    """ada has entered a covenant with bea from bea's card."""
-    card = tmp_path / "bea.card.json"
-    card.write_text(bea.run("identity", "export", clean=False).stdout)
-    ada.run("covenant", "add", "--card", str(card))
+def bea(templates, tmp_path):
+    """The witness: project B, identity bea, with her own key folder."""
+    return copy_party(templates, tmp_path, "b", "b")
+
+
+@pytest.fixture
+def covenanted(templates, tmp_path, monkeypatch, bea):
+    """ada (with a covenant with bea, entered from bea's card) and bea."""
+    ada = copy_party(templates, tmp_path, "a-cov", "a")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(ada.config))
     return ada, bea
 
 
