@@ -9,8 +9,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from souveraine.identity import covenants, keys
 from souveraine.store.memory import Memory
 from tests.support import assert_clean, git
+
+
+OUTSIDER = keys.Keypair(bytes(range(32)))
 
 
 @dataclass
@@ -70,17 +74,36 @@ def templates(tmp_path_factory):
         card.write_text(bea.run("identity", "export", clean=False).stdout)
         shutil.copytree(ada.root, base / "a-cov", symlinks=True)
         Party(Memory(base / "a-cov"), ada.config).run("covenant", "add", "--card", str(card))
+        shutil.copytree(ada.root, base / "a-wit", symlinks=True)
+        covenants.add(Memory(base / "a-wit"), did=OUTSIDER.did, keys={OUTSIDER.key_id: OUTSIDER.public},
+                      project_id=str(uuid.uuid4()), handle="wit")
     return base
 
 
-def copy_party(templates: Path, tmp_path: Path, source: str, name: str) -> Party:
-    """A copy of a template project (its hooks reinstalled, since they point at their folder)."""
+def copy_party(templates: Path, tmp_path: Path, source: str, name: str, config: Path | None = None) -> Party:
+    """A copy of a template project and its key folder (hooks reinstalled: they name their folder)."""
     from souveraine.laws import install
 
     root = shutil.copytree(templates / source, tmp_path / name, symlinks=True)
-    config = shutil.copytree(templates / f"{name}-config", tmp_path / f"{name}-config")
+    config = shutil.copytree(templates / f"{source[0]}-config", config or tmp_path / f"{name}-config", dirs_exist_ok=True)
     install.install(root)
     return Party(Memory(root), config)
+
+
+@pytest.fixture
+def memory(templates, tmp_path, isolated, request):
+    """The suite's fresh memory with identity ada (a copy of one made by init); her key in the test's home.
+
+    A test that also asks for ``outsider`` gets the copy that has a covenant ('wit') with it.
+    """
+    source = "a-wit" if "outsider" in request.fixturenames else "a"
+    return copy_party(templates, tmp_path, source, "memory", isolated / ".config").memory
+
+
+@pytest.fixture
+def outsider():
+    """A witness of another project (no memory of its own here), in covenant 'wit' with ``memory``."""
+    return OUTSIDER
 
 
 @pytest.fixture

@@ -1,21 +1,17 @@
 """Composition: declared + constitutive patches + foundational patches, each in elevation order."""
 
 import json
-import uuid
 
 import pytest
 
 from souveraine.errors import UsageError
-from souveraine.identity import compose, covenants, elevation, keys, memories, witness
+from souveraine.identity import compose, elevation, memories, witness
 from tests.support import assert_clean, git
 
 
 @pytest.fixture
-def witnessed(memory):
-    """An outside witness in an active covenant, and a way to elevate with its signature."""
-    outsider = keys.Keypair.generate()
-    covenants.add(memory, did=outsider.did, keys={outsider.key_id: outsider.public},
-                  project_id=str(uuid.uuid4()), handle="wit")
+def witnessed(memory, outsider):
+    """A way to elevate a new memory of ``identity``, signed by the outsider when constitutive."""
 
     def elevate(text, tier, identity="ada", **patch):
         made = memories.remember(memory, text, identity=identity)

@@ -1,19 +1,9 @@
 """Forgetting and visibility."""
 
 import json
-import uuid
 
-import pytest
-
-from souveraine.identity import compose, covenants, elevation, keys, memories, witness
+from souveraine.identity import compose, elevation, memories, witness
 from tests.support import assert_clean, git
-
-
-@pytest.fixture
-def outsider(memory):
-    pair = keys.Keypair.generate()
-    covenants.add(memory, did=pair.did, keys={pair.key_id: pair.public}, project_id=str(uuid.uuid4()), handle="wit")
-    return pair
 
 
 def _witnessed(memory, outsider, text, tier="foundational", grant="", **patch):

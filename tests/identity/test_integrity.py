@@ -1,20 +1,16 @@
 """Tamper evidence: a witnessed root cannot be rewritten quietly."""
 
 import subprocess
-import uuid
 
 import pytest
 
-from souveraine.identity import covenants, elevation, integrity, keys, memories, witness
+from souveraine.identity import elevation, integrity, memories, witness
 from tests.support import assert_clean, git
 
 
 @pytest.fixture
-def root_memory(memory):
+def root_memory(memory, outsider):
     """A constitutive memory of ada, witnessed by an outsider in an active covenant."""
-    outsider = keys.Keypair.generate()
-    covenants.add(memory, did=outsider.did, keys={outsider.key_id: outsider.public},
-                  project_id=str(uuid.uuid4()), handle="wit")
     made = memories.remember(memory, "The vow I made.\n\nWith its second paragraph.", identity="ada")
     note = memories.load(memory, made["id"])[1]
     signed = witness.make(outsider, made["id"], "constitutive", note["content_sha256"])
