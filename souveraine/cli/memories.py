@@ -59,12 +59,12 @@ def elevate_cmd(memory, memory_id, tier, register_append, walls, deprecated, sub
 
         souveraine elevate 0f3c9a1b --tier constitutive --wall "I keep my word" --attestation bea.json
     """
-    from souveraine.identity import elevation, witness
+    from souveraine.identity import elevation
 
     patch = {"register_append": register_append, "walls_add": list(walls), "walls_deprecate": list(deprecated),
              "subagents_add": list(subagents), "wake_text_append": wake_text}
     result = elevation.elevate(memory, memory_id, tier, patch=patch,
-                               attestations=witness.load_files(list(attestation_files)))
+                               attestations=_attestations(attestation_files))
     emit(result, as_json, lambda r: None)
 
 
@@ -80,9 +80,9 @@ def attest_cmd(memory, memory_id, attestation_files, as_json):
 
         souveraine attest 0f3c9a1b --attestation bea.json
     """
-    from souveraine.identity import elevation, witness
+    from souveraine.identity import elevation
 
-    result = elevation.attest(memory, memory_id, witness.load_files(list(attestation_files)))
+    result = elevation.attest(memory, memory_id, _attestations(attestation_files))
     emit(result, as_json, lambda r: None)
 
 
@@ -167,6 +167,20 @@ def visibility_cmd(memory, memory_id, visibility, as_json):
     from souveraine.identity import memories
 
     emit(memories.set_visibility(memory, memory_id, visibility), as_json, lambda r: None)
+
+
+def _attestations(files) -> list[dict]:
+    from souveraine.errors import UsageError
+    from souveraine.identity import witness
+
+    found = []
+    for source in files:
+        try:
+            text = click.get_text_stream("stdin").read() if source == "-" else open(source, encoding="utf-8").read()
+        except OSError as exc:
+            raise UsageError(f"cannot read the attestation {source}: {exc.strerror}") from None
+        found += witness.from_json(text, source)
+    return found
 
 
 def _render_why(found: list[dict]) -> str:

@@ -9,7 +9,6 @@ import binascii
 import hashlib
 import json
 import re
-from pathlib import Path
 
 from souveraine.errors import Refused, UsageError
 from souveraine.identity import chronicle, covenants, identities, keys
@@ -83,22 +82,14 @@ def parse(data) -> dict:
     return data
 
 
-def load_files(paths: list[str]) -> list[dict]:
-    """Attestations from files (each one object or a list); '-' reads stdin."""
-    import sys
-
-    found = []
-    for source in paths:
-        try:
-            text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
-            data = json.loads(text)
-        except OSError as exc:
-            raise UsageError(f"cannot read the attestation {source}: {exc.strerror}") from None
-        except ValueError:
-            raise UsageError(f"{source} is not JSON; give the file 'souveraine witness sign' printed",
-                             code="bad_attestation") from None
-        found += [parse(item) for item in (data if isinstance(data, list) else [data])]
-    return found
+def from_json(text: str, source: str = "the attestation") -> list[dict]:
+    """Attestations from JSON text: one object, or a list of them."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise UsageError(f"{source} is not JSON; give the file 'souveraine witness sign' printed",
+                         code="bad_attestation") from None
+    return [parse(item) for item in (data if isinstance(data, list) else [data])]
 
 
 def admit(memory: Memory, memory_id: str, content_sha256: str, tier: str, attestations: list[dict]) -> list[dict]:

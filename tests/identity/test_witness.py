@@ -148,7 +148,7 @@ def test_witness_later_with_attest(covenanted, tmp_path):
     ada.run("elevate", memory_id, "--tier", "foundational", "--wall", "I decide slowly")
     assert not (ada.root / "chronicle/ada.md").exists()
     attestation = sign_as(bea, tmp_path, memory_id, "foundational", request(ada, memory_id, "foundational")["content_sha256"])
-    result = ada.json("attest", memory_id, "--attestation", str(attestation))
+    result = ada.json("attest", memory_id, "--attestation", "-", input=attestation.read_text())
     assert result["attested_now"] == result["attesters"] and len(result["attesters"]) == 1
     assert "recognition" in (ada.root / "chronicle/ada.md").read_text()
     assert "witnessed by `did:key:" in (ada.root / "system/persona/effective.md").read_text()
@@ -162,6 +162,8 @@ def test_a_malformed_attestation_is_a_usage_error(ada, tmp_path):
     bad.write_text('{"attester_did": 1}')
     result = ada.run("elevate", memory_id, "--tier", "foundational", "--attestation", str(bad), code=2)
     assert "an attestation is a JSON object with attester_did" in result.stderr
+    missing = ada.run("elevate", memory_id, "--tier", "foundational", "--attestation", str(tmp_path / "nope.json"), code=2)
+    assert f"cannot read the attestation {tmp_path / 'nope.json'}: No such file or directory" in missing.stderr
 
 
 def test_attest_bytes_are_the_canonical_hash(ada):
