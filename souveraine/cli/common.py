@@ -63,16 +63,19 @@ def progress(label: str, enabled: bool = True):
 
 
 class DefaultGroup(click.Group):
-    """A sub-group that runs its ``list`` (or another default) when called bare."""
+    """A sub-group that runs its ``list`` (or another default) when called bare.
+
+    ``souveraine covenant`` is ``covenant list``; ``covenant --json`` is ``covenant list --json``.
+    """
 
     def __init__(self, *args, default: str = "list", **kwargs):
-        super().__init__(*args, invoke_without_command=True, **kwargs)
+        super().__init__(*args, **kwargs)
         self.default = default
 
-    def invoke(self, ctx):
-        if not ctx.protected_args and not ctx.args:
-            return ctx.invoke(self.get_command(ctx, self.default))
-        return super().invoke(ctx)
+    def parse_args(self, ctx, args):
+        if not args or (args[0].startswith("-") and args[0] not in ("-h", "--help")):
+            args = [self.default, *args]
+        return super().parse_args(ctx, args)
 
 
 def _plain(data: Any) -> str:

@@ -26,8 +26,7 @@ def walk(group: click.Group, ctx: click.Context, prefix: str = "souveraine"):
 
 
 def _context(command, name, parent=None) -> click.Context:
-    # A fixed width, so the generated text does not depend on the terminal; -h as the real CLI has it
-    # (click caches each command's help option, so a context without it would depend on test order).
+    # A fixed width, so the generated text does not depend on the terminal.
     return click.Context(command, info_name=name, parent=parent, terminal_width=80, max_content_width=80,
                          help_option_names=["-h", "--help"])
 

@@ -3,6 +3,13 @@
 Nothing here imports from the rest of Souveraine; everything else builds on it.
 """
 
-from souveraine.store.memory import Memory
-
 __all__ = ["Memory"]
+
+
+def __getattr__(name: str):
+    # Lazy, so that hooks importing store.git or store.layout do not pay for Memory.
+    if name == "Memory":
+        from souveraine.store.memory import Memory
+
+        return Memory
+    raise AttributeError(f"module 'souveraine.store' has no attribute {name!r}")

@@ -57,8 +57,8 @@ SCHEMA: dict[str, dict[str, Key]] = {
     },
     "archivist": {
         "enabled": Key(bool, True, "run the N+100 archivist"),
-        "threshold": Key(float, 0.7, "context pressure at which to compress (overrides the model's)"),
-        "interval": Key(int, 100, "messages between archivist runs"),
+        "threshold": Key(float, 0.7, "context pressure at which to compress (the lower of this and the model's applies)"),
+        "interval": Key(int, 100, "messages between archivist runs (the lower of this and the model's applies)"),
     },
     "schedule": {
         "digest": Key(str, "0 9 * * 1", "cron expression for the weekly digest; empty: off"),

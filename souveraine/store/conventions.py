@@ -5,7 +5,7 @@ checks the same for commits made by hand.
 """
 
 import re
-from dataclasses import dataclass
+from collections import namedtuple
 
 HEADER = re.compile(
     r"^(?P<type>[A-Za-z]+)(?:\((?P<scope>[^()\r\n]+)\))?(?P<breaking>!)?: (?P<description>\S.*)$"
@@ -43,15 +43,17 @@ SCOPES = {
     "hooks": "the laws' hooks",
 }
 
-GIT_WRITTEN = re.compile(r"^(Merge |Revert \"|fixup! |squash! |amend! )")
+# Messages git writes itself (merge, revert, reapply, autosquash markers): accepted as they are.
+GIT_WRITTEN = re.compile(r"^(Merge |Revert \"|Reapply \"|fixup! |squash! |amend! )")
 
+# `git commit -v` puts the diff below this line; git drops everything after it.
+_SCISSORS = re.compile(r"^\S ?-{24} >8 -{24}\s*$", re.MULTILINE)
 
-@dataclass(frozen=True)
-class Header:
-    type: str
-    scope: str | None
-    breaking: bool
-    description: str
+# The first commit of an adopted vault (bootstrap.ADOPT_MESSAGE): its notes predate the laws.
+ADOPTION = "feat(init): adopt vault as a memory"
+
+# A namedtuple, not a dataclass: the commit-msg hook imports this module on every commit.
+Header = namedtuple("Header", "type scope breaking description")
 
 
 def parse(message: str) -> Header | None:
@@ -63,10 +65,18 @@ def parse(message: str) -> Header | None:
     return Header(match["type"].lower(), match["scope"], bool(match["breaking"]), match["description"])
 
 
+def clean(message: str) -> str:
+    """The message as git stores it: no comment lines, nothing below the scissors."""
+    cut = _SCISSORS.search(message)
+    if cut:
+        message = message[:cut.start()]
+    lines = [line for line in message.split("\n") if not line.startswith("#")]
+    return "\n".join(lines).strip("\n")
+
+
 def problem(message: str) -> str | None:
     """Why the message breaks the conventions, or None when it keeps them."""
-    lines = [line for line in message.split("\n") if not line.startswith("#")]
-    text = "\n".join(lines).strip("\n")
+    text = clean(message)
     if not text.strip():
         return "the commit message is empty"
     if GIT_WRITTEN.match(text):

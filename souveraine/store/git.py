@@ -89,9 +89,15 @@ def commit(root: Path, paths: list[str], message: str, *, author: dict[str, str]
         args.append("--no-verify")
     done = run(root, *args, "--", *paths, check=False, env=env)
     if done.returncode != 0:
-        lines = [l.strip() for l in (done.stderr or done.stdout).splitlines() if l.strip()]
-        raise Refused("; ".join(lines) if lines else "git refused the commit")
+        raise refusal(done, "git refused the commit")
     return run(root, "rev-parse", "HEAD").stdout.strip()
+
+
+def refusal(done: subprocess.CompletedProcess, fallback: str) -> Refused:
+    """A failed commit as one Refused line: the hooks' words, joined."""
+    # The hooks sign their lines "souveraine: " for people at git; the CLI adds its own.
+    lines = [l.strip().removeprefix("souveraine: ") for l in (done.stderr or done.stdout).splitlines() if l.strip()]
+    return Refused("; ".join(lines) if lines else fallback)
 
 
 def _last_line(text: str) -> str:

@@ -126,6 +126,8 @@ def days(root: Path, since: date | None = None, until: date | None = None) -> li
         if since and int(year.name) < since.year or until and int(year.name) > until.year:
             continue
         for month in sorted(p for p in year.iterdir() if p.is_dir()):
+            if _outside(int(year.name), month.name, since, until):
+                continue
             for file in sorted(month.glob("*.md")):
                 try:
                     day = day_of(file.name)
@@ -135,6 +137,14 @@ def days(root: Path, since: date | None = None, until: date | None = None) -> li
                     continue
                 found.append(f"{ROOT}/{year.name}/{month.name}/{file.name}")
     return found
+
+
+def _outside(year: int, month: str, since: date | None, until: date | None) -> bool:
+    """A month folder wholly before ``since`` or after ``until``: not even listed."""
+    if not month.isdigit():
+        return False
+    key = (year, int(month))
+    return bool(since and key < (since.year, since.month) or until and key > (until.year, until.month))
 
 
 def turns(root: Path, since: date | None = None, until: date | None = None) -> Iterator[Turn]:

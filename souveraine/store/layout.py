@@ -5,7 +5,7 @@ git's laws keep it append-only. DESIGN.md's table and docs/MEMORY.md describe th
 """
 
 import re
-from dataclasses import dataclass
+from collections import namedtuple
 from functools import lru_cache
 
 PINNED = "pinned"          # in every wake
@@ -16,12 +16,10 @@ CACHE = "cache"            # git-ignored, rebuildable
 CONFIG = "config"
 
 
-@dataclass(frozen=True)
-class Region:
-    pattern: str
-    weight: str
-    purpose: str
-    append_only: bool = False
+# A region: its path glob, its weight, its purpose, and whether git's laws keep it
+# append-only. A namedtuple, not a dataclass: the hooks import this module on every
+# commit, and dataclasses' import alone costs them more than their own work.
+Region = namedtuple("Region", "pattern weight purpose append_only", defaults=(False,))
 
 
 CLOISTER: tuple[Region, ...] = (

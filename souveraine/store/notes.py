@@ -145,8 +145,10 @@ def new(meta: dict[str, Any], body: str = "") -> Note:
 
 
 def _error_line(exc: Exception) -> int:
+    # The YAML handed to ruamel starts with the newline ending the opening fence, so its
+    # 0-based line numbers are already the file's 1-based ones.
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
-    return mark.line + 2 if mark is not None else 2
+    return mark.line + 1 if mark is not None else 2
 
 
 def _first_line(exc: Exception) -> str:

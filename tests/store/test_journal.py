@@ -49,3 +49,13 @@ def test_messages_since_the_last_reflection(tmp_path):
     path.write_text(text)
     assert journal.messages_since(tmp_path, "reflection") == 3
     assert journal.messages_since(tmp_path, "archive") == 5
+
+
+def test_days_since_a_date_skip_whole_months_before_it(tmp_path):
+    for d in ("2025-11-30", "2026-01-31", "2026-02-01", "2026-03-05"):
+        day = date.fromisoformat(d)
+        path = tmp_path / journal.day_path(day)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(journal.header(day))
+    assert journal.days(tmp_path, since=date(2026, 2, 1)) == ["journal/2026/02/2026-02-01.md", "journal/2026/03/2026-03-05.md"]
+    assert journal.days(tmp_path, until=date(2026, 1, 31)) == ["journal/2025/11/2025-11-30.md", "journal/2026/01/2026-01-31.md"]

@@ -1,0 +1,278 @@
+"""`digest`: a week of journal distilled into people/ and domains/ notes.
+
+Each line the digest writes is dated and links back to the journal block it came from,
+so the journal stays the receipt and the digest only points at it. People are found
+extractively: the names of people/ notes and of people/_index.md's links, and capitalised
+names the journal uses as people ("met Alice", "Alice said"). Domains are the names of
+domains/ notes and the #hashtags of the turns. With a local model configured, it phrases
+each line; without one (or when it fails) the line is the journal's own sentence.
+"""
+
+import importlib.util
+import posixpath
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from typing import Callable
+
+from souveraine.care import links
+from souveraine.care.survey import INDEX_NAMES
+from souveraine.errors import NoteError, UsageError
+from souveraine.store import clock, journal, notes
+from souveraine.store.memory import Memory
+
+SECTION = "## From the journal"
+ROLES = ("user", "assistant")
+SENTENCE_LIMIT = 220
+_WEEK = re.compile(r"^(\d{4})-W(\d{2})$")
+_NAME = r"([A-Z][a-z]+(?:[ -][A-Z][a-z]+)?)"
+_PERSON_CONTEXT = re.compile(
+    rf"\b(?:with|met|meet|meeting|told|tell|asked|ask|call|called|calling|email|emailed|thank|thanked|visit|visited|saw)\s+{_NAME}"
+    rf"|{_NAME}\s+(?:said|says|told|asked|thinks|thought|wants|wanted|wrote|called|mentioned|likes|liked|prefers|"
+    rf"suggested|agreed|replied|loves|hates|feels|felt|promised|explained)\b")
+_HASHTAG = re.compile(r"(?<![\w/#&])#([A-Za-z][\w-]{2,})")
+_NOT_NAMES = frozenset("""
+I Me My We You He She They It This That These Those The A An And But Or So Then There Here What When Where Why How
+Who Yes No Ok Okay Hello Hi Thanks Today Tomorrow Yesterday Monday Tuesday Wednesday Thursday Friday Saturday Sunday
+January February March April May June July August September October November December God Claude Souveraine
+""".split())
+
+
+@dataclass
+class Subject:
+    """A person or a domain the digest writes to."""
+
+    path: str
+    name: str
+    kind: str            # person | domain
+    new: bool = False
+    lines: list[str] = field(default_factory=list)
+
+
+def iso_week(week: str | None) -> tuple[str, date, date]:
+    """The label, Monday and Sunday of ``week`` (YYYY-Www); last week when None."""
+    if week is None:
+        today = clock.now().date()
+        monday = today - timedelta(days=today.weekday() + 7)
+    else:
+        match = _WEEK.match(week.strip())
+        try:
+            monday = date.fromisocalendar(int(match[1]), int(match[2]), 1) if match else None
+        except ValueError:
+            monday = None
+        if monday is None:
+            raise UsageError(f"'{week}' is not an ISO week; give YYYY-Www, e.g. 2026-W48")
+    year, number, _ = monday.isocalendar()
+    return f"{year}-W{number:02d}", monday, monday + timedelta(days=6)
+
+
+def digest(memory: Memory, week: str | None = None, progress: Callable[[int, int], None] | None = None) -> dict:
+    label, monday, sunday = iso_week(week)
+    turns = [t for t in journal.turns(memory.root, monday, sunday) if t.role in ROLES]
+    people, domains = known_people(memory), known_domains(memory)
+    phrase = _phrasing(memory)
+    touched: dict[str, Subject] = {}
+    for n, turn in enumerate(turns, 1):
+        for subject, sentence in _mentions(turn.text, people, domains):
+            touched.setdefault(subject.path, subject).lines.append(_bullet(turn, subject, sentence, phrase))
+        if progress:
+            progress(n, len(turns))
+    with memory.change(f"chore(digest): week {label}") as change:
+        written = [s for s in touched.values() if _write(memory, change, s)]
+        for kind, index in (("person", "people/_index.md"), ("domain", "domains/_index.md")):
+            _index(memory, change, index, [s for s in written if s.kind == kind])
+    return {"week": label, "from": monday.isoformat(), "to": sunday.isoformat(), "turns": len(turns),
+            "notes": sorted(s.path for s in written), "bullets": sum(len(s.lines) for s in written),
+            "people": sorted(s.name for s in written if s.kind == "person"),
+            "domains": sorted(s.name for s in written if s.kind == "domain"), "commit": change.sha}
+
+
+# -- who and what the journal speaks of ---------------------------------------------------
+
+
+def known_people(memory: Memory) -> dict[str, Subject]:
+    """Every name a person is known by, lower-cased: their note's name, title, aliases, index links."""
+    found = _known(memory, "people", "person")
+    index = memory.root / "people" / "_index.md"
+    if index.is_file():
+        vault = links.Vault.of(memory.root)
+        for link in links.find(index.read_text(encoding="utf-8")):
+            hit = vault.resolve(link, "people/_index.md")
+            name = (link.alias or posixpath.basename(link.target)).strip()
+            if hit.ok and hit.target.startswith("people/") and name:
+                found.setdefault(name.lower(), _subject_of(found, hit.target) or Subject(hit.target, name, "person"))
+            elif not hit.target and name and not link.target.startswith(("domains/", "journal/")):
+                found.setdefault(name.lower(), Subject(f"people/{slug(name)}.md", name.title() if name.islower() else name, "person", True))
+    return found
+
+
+def known_domains(memory: Memory) -> dict[str, Subject]:
+    return _known(memory, "domains", "domain")
+
+
+def _known(memory: Memory, folder: str, kind: str) -> dict[str, Subject]:
+    found: dict[str, Subject] = {}
+    base = memory.root / folder
+    for file in sorted(base.glob("*.md")) if base.is_dir() else []:
+        if file.stem.lower() in INDEX_NAMES:
+            continue
+        rel = f"{folder}/{file.name}"
+        try:
+            note = notes.read(file)
+        except NoteError:
+            continue
+        title = _title(note.body)
+        name = str(note.get("name") or title or file.stem.replace("-", " ").title())
+        subject = Subject(rel, name, kind)
+        aliases = note.get("aliases") if isinstance(note.get("aliases"), list) else []
+        for variant in {file.stem, file.stem.replace("-", " "), name, title, *map(str, aliases)} - {None, ""}:
+            found.setdefault(variant.lower(), subject)
+    return found
+
+
+def _subject_of(found: dict[str, Subject], path: str) -> Subject | None:
+    return next((s for s in found.values() if s.path == path), None)
+
+
+def _mentions(text: str, people: dict[str, Subject], domains: dict[str, Subject]) -> list[tuple[Subject, str]]:
+    """Each subject the turn speaks of, with the sentence that does."""
+    plain = _plain(text)
+    sentences = [s.strip() for s in re.split(r"(?<=[.!?])\s+|\n+", plain) if s.strip()]
+    out: dict[str, tuple[Subject, str]] = {}
+    for name, subject in sorted(people.items(), key=lambda item: -len(item[0])):
+        sentence = _sentence_naming(sentences, name, proper=True)
+        if sentence and subject.path not in out:
+            out[subject.path] = (subject, sentence)
+    for match in _PERSON_CONTEXT.finditer(plain):
+        name = match[1] or match[2]
+        if name.split()[0] in _NOT_NAMES or name.lower() in people or name.lower() in domains:
+            continue
+        subject = people.setdefault(name.lower(), _fuller(people, name) or Subject(f"people/{slug(name)}.md", name, "person", True))
+        if subject.path not in out:
+            out[subject.path] = (subject, _sentence_naming(sentences, name.lower(), proper=True) or match[0])
+    for name, subject in sorted(domains.items(), key=lambda item: -len(item[0])):
+        sentence = _sentence_naming(sentences, name, proper=False)
+        if sentence and subject.path not in out:
+            out[subject.path] = (subject, sentence)
+    for tag in dict.fromkeys(_HASHTAG.findall(text)):
+        subject = domains.setdefault(tag.lower(), Subject(f"domains/{slug(tag)}.md", tag.replace("-", " ").capitalize(), "domain", True))
+        if subject.path not in out:
+            out[subject.path] = (subject, _sentence_naming(sentences, "#" + tag.lower(), proper=False) or tag)
+    return list(out.values())
+
+
+def _fuller(people: dict[str, Subject], name: str) -> Subject | None:
+    """The one known person whose full name begins with this first name ("Alice" for "Alice Martin")."""
+    fuller = {s.path: s for key, s in people.items() if key.startswith(name.lower() + " ")}
+    return next(iter(fuller.values())) if len(fuller) == 1 else None
+
+
+def _sentence_naming(sentences: list[str], name: str, proper: bool) -> str | None:
+    """The first sentence using ``name`` as a word (capitalised, when it is a proper name)."""
+    pattern = re.compile(rf"(?<![\w#]){re.escape(name)}(?!\w)" if not name.startswith("#") else rf"{re.escape(name)}(?!\w)", re.IGNORECASE)
+    for sentence in sentences:
+        for match in pattern.finditer(sentence):
+            if not proper or match[0][0].isupper():
+                return sentence
+    return None
+
+
+# -- writing ------------------------------------------------------------------------------
+
+
+def _bullet(turn: journal.Turn, subject: Subject, sentence: str, phrase) -> str:
+    text = phrase(subject, sentence) if phrase else None
+    text = _clip(text or sentence)
+    return f"- {turn.day.isoformat()}: {text} [[{turn.path[:-3]}#^{turn.block_id}]]"
+
+
+def _write(memory: Memory, change, subject: Subject) -> bool:
+    """Add the subject's new lines to its note; False when every line was there already."""
+    existing = memory.read_text(subject.path) if memory.exists(subject.path) else None
+    lines = [l for l in dict.fromkeys(subject.lines) if existing is None or _receipt(l) not in existing]
+    if not lines:
+        return False
+    subject.lines = lines
+    if existing is None:
+        subject.new = True
+        change.write(subject.path, _new_note(subject))
+    else:
+        change.write(subject.path, _with_lines(existing, lines))
+    return True
+
+
+def _new_note(subject: Subject) -> str:
+    about = "them" if subject.kind == "person" else "it"
+    note = notes.new({"type": subject.kind, "name": subject.name,
+                      "description": f"{subject.name} — what the journal says about {about}, week by week.",
+                      "tags": ["people" if subject.kind == "person" else "domains"]},
+                     f"# {subject.name}\n\n{SECTION}\n\n" + "\n".join(subject.lines) + "\n")
+    return notes.dumps(note)
+
+
+def _with_lines(text: str, lines: list[str]) -> str:
+    """``text`` with ``lines`` at the end of its journal section (made at the end when it has none)."""
+    rows = text.split("\n")
+    start = next((i for i, row in enumerate(rows) if row.strip() == SECTION), None)
+    if start is None:
+        return text.rstrip("\n") + f"\n\n{SECTION}\n\n" + "\n".join(lines) + "\n"
+    end = next((i for i in range(start + 1, len(rows)) if re.match(r"^#{1,2}\s", rows[i])), len(rows))
+    while end > start + 1 and not rows[end - 1].strip():
+        end -= 1
+    gap = [] if rows[end - 1].startswith("- ") else [""]
+    return "\n".join(rows[:end] + gap + lines + rows[end:]).rstrip("\n") + "\n"
+
+
+def _index(memory: Memory, change, index: str, subjects: list[Subject]) -> None:
+    if not subjects:
+        return
+    if memory.exists(index):
+        text = memory.read_text(index)
+    else:
+        text = notes.dumps(notes.new({"type": "index", "description": "Every domain this memory knows, one note each in domains/.",
+                                      "tags": ["domains", "index"]}, "# Domains\n"))
+    present = {hit.target for hit in (links.Vault.of(memory.root).resolve(l, index) for l in links.find(text)) if hit.ok}
+    rows = [f"- {links.wikilink(s.path, alias=s.name)}" for s in sorted(subjects, key=lambda s: s.path) if s.path not in present]
+    if rows:
+        change.write(index, text.rstrip("\n") + "\n\n" + "\n".join(rows) + "\n")
+
+
+def _receipt(line: str) -> str:
+    return line[line.rindex("[["):]
+
+
+def _phrasing(memory: Memory):
+    """The local model's phrasing when one is configured and reachable; else None (extractive)."""
+    if not memory.config["inference"]["endpoint"] or importlib.util.find_spec("souveraine.inference.client") is None:
+        return None
+    from souveraine.inference import client
+
+    def phrase(subject: Subject, sentence: str) -> str | None:
+        prompt = (f"In one short sentence, what does this say about {subject.name}? Answer with the sentence only.\n\n{sentence}")
+        try:
+            return " ".join(str(client.complete(memory, prompt, purpose="digest")).split()) or None
+        except Exception:   # any failure of the model falls back to the journal's own words
+            return None
+
+    return phrase
+
+
+def _plain(text: str) -> str:
+    """Text without link syntax, so a copied sentence cannot carry a link that does not resolve."""
+    return re.sub(r"!?\[\[(?:[^\]|]*\|)?([^\]]*)\]\]", r"\1", text)
+
+
+def _title(body: str) -> str | None:
+    match = re.search(r"^# (.+?)\s*$", body, re.MULTILINE)
+    return match[1] if match else None
+
+
+def _clip(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= SENTENCE_LIMIT else text[:SENTENCE_LIMIT - 1].rstrip() + "…"
+
+
+def slug(text: str) -> str:
+    plain = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
+    return "-".join(re.findall(r"[a-z0-9]+", plain)[:6]) or "untitled"

@@ -1,0 +1,135 @@
+"""`souveraine hook …` and `souveraine verify`: the laws, from git's hooks and by hand."""
+
+import sys
+
+import click
+
+from souveraine.cli.common import DefaultGroup, emit, json_option, pass_memory, progress, say
+
+
+@click.group(name="hook", cls=DefaultGroup, default="list")
+def hook_cmd():
+    """The git hooks that keep the memory's laws: install them, or run one by hand.
+
+    Git runs them on every commit (and the remote's guard on every push);
+    `souveraine hook` alone lists which are installed.
+
+    Example:
+
+        souveraine hook install && souveraine hook pre-commit
+    """
+
+
+@hook_cmd.command(name="list")
+@pass_memory
+@json_option
+def hook_list(memory, as_json):
+    """List the memory's hooks and whether each is installed.
+
+    Example:
+
+        souveraine hook list --json
+    """
+    from souveraine.laws import install
+
+    found = install.installed(memory.root)
+    rows = [{"hook": name, "installed": ok} for name, ok in found.items()]
+    emit(rows, as_json, lambda rows: "\n".join(f"{r['hook']}: {'installed' if r['installed'] else 'MISSING'}" for r in rows))
+    if not all(found.values()):
+        say("some hooks are missing; run 'souveraine hook install'")
+
+
+@hook_cmd.command(name="install")
+@click.option("--bare", "bare", metavar="PATH", default=None,
+              help="Guard a bare repository used as the shared remote (a pre-receive hook) instead.")
+@click.option("--memory", "memory_path", metavar="PATH", default=None,
+              help="The memory to install into (default: $SOUVERAINE_MEMORY, else the nearest souveraine.toml above).")
+@json_option
+@click.pass_context
+def hook_install(ctx, bare, memory_path, as_json):
+    """Install (or reinstall) the hooks, recording this interpreter's path.
+
+    With --bare PATH, install the remote's guard into a bare repository instead:
+    every pushed commit is judged by the same laws and no branch may be rewritten.
+
+    Example:
+
+        souveraine hook install
+        souveraine hook install --bare /srv/git/memory.git
+    """
+    from pathlib import Path
+
+    from souveraine.laws import install
+
+    if bare:
+        names, where = install.install_bare(Path(bare)), Path(bare).resolve()
+    else:
+        from souveraine.store.memory import Memory
+
+        memory = Memory.find(memory_path or (ctx.find_root().obj or {}).get("memory_path"))
+        names, where = install.install(memory.root), install.hooks_dir(memory.root)
+    emit({"hooks": names, "path": str(where)}, as_json, lambda _: None)
+    if not as_json:
+        say(f"installed {', '.join(names)} in {where}")
+
+
+HOOKS = {  # name: (what it does, an example's arguments)
+    "pre-commit": ("Judge the staged changes by the laws, as git does before a commit.", ""),
+    "commit-msg": ("Judge a commit message file (and a refactor's moves), as git does.", " .git/COMMIT_EDITMSG"),
+    "post-commit": ("Bring the search index and the events up to date after a commit.", ""),
+    "pre-receive": ("Judge a push, as the guarded remote does: '<old> <new> <ref>' lines on stdin.",
+                    " < updates.txt"),
+}
+
+
+def _hook(name: str):
+    """A subcommand running one git hook exactly as git would: exit 1 with the refusals on stderr."""
+
+    @click.argument("args", nargs=-1, type=click.UNPROCESSED)
+    def run(args):
+        from souveraine.laws import hooks
+
+        sys.exit(hooks.main([name, *args]))
+
+    summary, example = HOOKS[name]
+    run.__doc__ = f"""{summary}
+
+    Exit 1 with one line per refusal on stderr. Git runs it; run it by hand to see why.
+
+    Example:
+
+        souveraine hook {name}{example}
+    """
+    return hook_cmd.command(name=name, context_settings={"ignore_unknown_options": True})(run)
+
+
+for _name in HOOKS:
+    _hook(_name)
+
+
+@click.command(name="verify")
+@click.option("--since", metavar="REV", default=None, help="Only the commits after REV (e.g. a tag, or HEAD~50).")
+@pass_memory
+@json_option
+def verify_cmd(memory, since, as_json):
+    """Replay the history commit by commit and list every breach of the laws.
+
+    Each commit is judged against its parents by the hooks' rules: append-only files,
+    commit messages, key material, frontmatter, witnesses. Exit 1 if any breach.
+
+    Example:
+
+        souveraine verify --since v1 --json
+    """
+    from souveraine.laws.verify import verify
+
+    report = verify(memory, since, progress=progress("verifying", not as_json))
+    emit([b.to_dict() for b in report.breaches], as_json, _render)
+    say(f"{report.commits} commits verified, {len(report.breaches) or 'no'} breach{'es' if len(report.breaches) != 1 else ''}",
+        quiet=as_json)
+    if report.breaches:
+        sys.exit(1)
+
+
+def _render(rows: list[dict]) -> str:
+    return "\n".join(f"{(r['commit'] or 'staged')[:12]}  {r['rule']}  {r['message']}" for r in rows)

@@ -1,0 +1,1 @@
+"""The tempos on a clock: cron expressions, the APScheduler daemon, system crontab lines."""

@@ -1,0 +1,1 @@
+"""Inference: the local-model client and the extractive methods used when there is none."""

@@ -1,0 +1,262 @@
+"""The extractive methods: deterministic text analysis used when no model is configured.
+
+Nothing here guesses beyond the words: sentences are scored by how often their content
+words recur, names are capitalised runs of words (and code-like terms), dates and
+decisions and promises are matched by patterns. The same text always gives the same
+result. docs/TEMPOS.md describes each method and its limits.
+"""
+
+import math
+import re
+from collections import Counter
+
+TOKEN = re.compile(r"\w+(?:['’.\-]\w+)*")
+_FENCED = re.compile(r"^(```|~~~).*?^\1[^\n]*$", re.MULTILINE | re.DOTALL)
+_MARKUP = re.compile(r"^\s*(?:[-*+>]|#{1,6}|\d+[.)])\s+")
+_LINK = re.compile(r"\[\[([^\]|#]*)(?:#[^\]|]*)?(?:\|([^\]]*))?\]\]")
+_SENTENCE_END = re.compile(r"(?<=[.!?…])[\"'”’)\]]*\s+")
+_BACKTICK = re.compile(r"`([^`\n]{2,40})`")
+_COMMON_ENDING = re.compile(r"(?:ly|ed|ing)$")
+_CODE_TERM = re.compile(r"\b(?:[a-z][a-z0-9]*_[a-z0-9_]*[a-z0-9]|[a-z]+[A-Z][A-Za-z0-9]*)\b")
+
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
+          "september", "october", "november", "december")
+_MONTH = r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)"
+_DAY = r"\d{1,2}(?:st|nd|rd|th)?"
+DATE = re.compile(
+    r"\b\d{4}-\d\d-\d\d\b"
+    rf"|\b{_DAY}\s+(?:of\s+)?{_MONTH}\.?(?:,?\s+\d{{4}})?\b"
+    rf"|\b{_MONTH}\.?\s+{_DAY}(?:,?\s+\d{{4}})?\b"
+    r"|\b\d{1,2}/\d{1,2}/\d{2,4}\b"
+    r"|\b(?:(?:on|by|next|this|last|until|before)\s+)?(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday)\b"
+    r"|\b(?:today|tomorrow|tonight|yesterday|next (?:week|month|year)|this weekend|end of the (?:week|month|year))\b"
+    rf"|\b(?:in|by|since|until|from|early|late|mid)[\s-]+{_MONTH}(?:\s+\d{{4}})?\b"
+    r"|\b(?:in|by|since|until) (?:19|20)\d\d\b",
+    re.IGNORECASE,
+)
+DECISION = re.compile(
+    r"\b(?:we|i|they|you)\s+(?:have\s+|'ve\s+|’ve\s+)?(?:decided|agreed|chose|chosen|settled|resolved|concluded|opted)\b"
+    r"|\b(?:decision|decided|agreed|verdict)\s*[:—–]"
+    r"|\blet['’]?s\s+(?:go\s+with|use|keep|stick\s+with|settle\s+on|pick|choose|adopt|switch\s+to|drop)\b"
+    r"|\b(?:we|i)(?:['’]ll|\s+will|\s+are\s+going\s+to|['’]re\s+going\s+to)\s+(?:go\s+with|stick\s+with|adopt|switch\s+to|standardi[sz]e\s+on)\b"
+    r"|\b(?:going|go)\s+forward\s+with\b|\bthe\s+plan\s+is\b|\bfrom\s+now\s+on\b",
+    re.IGNORECASE,
+)
+PROMISE = re.compile(
+    r"\b(?:i|we)(?:['’]ll|\s+will|\s+shall|\s+promise|\s+am\s+going\s+to|['’]m\s+going\s+to|\s+are\s+going\s+to|['’]re\s+going\s+to|\s+owe)\b"
+    r"|\bpromise[sd]?\b|\bremind\s+(?:me|you|us)\b|\b(?:i|we)\s+commit\s+to\b|\bwill\s+get\s+back\s+to\b",
+    re.IGNORECASE,
+)
+INTENSE = frozenset("""
+urgent urgently critical crucial vital important never always must love loved hate hated afraid scared
+terrified worried anxious angry furious upset sorry terrible awful horrible amazing wonderful incredible
+desperate desperately help panic disaster lost broke broken crash crashed failed failure deadline
+cry crying tears died death dead hurt pain sick thrilled excited proud ashamed fear frightened
+finally unbelievable shocked heartbroken grateful furious emergency please
+""".split())
+STOP = frozenset("""
+a an the and but or nor if so yet because since after before while as at by for from in into of on onto
+to with without about above below over under between through during against among per via than then
+i i'm i've i'll i'd me my mine myself we we're we've we'll we'd us our ours you you're you've you'll
+you'd your yours he he's him his she she's her hers it it's its they they're they've they'll them their
+this that these those there there's here here's what what's which who who's whom whose why how when where
+is are was were be been being am do does did done doing have has had having can could will would shall
+should may might must not no yes don't didn't doesn't can't won't isn't aren't wasn't weren't shouldn't
+let let's please thanks thank sorry hi hello hey dear oh ah wow hmm ok okay sure fine great good nice cool
+right well now also just still even only very too really actually honestly basically maybe perhaps
+first second third next last finally however therefore meanwhile otherwise instead indeed anyway besides
+all some any every each both either neither none one two three many much more most few other another
+such same own new old today tomorrow tonight yesterday always never often sometimes usually again already
+almost soon later early note remember see look make take give tell say ask try use keep check read write
+send call add need want like think know guess agreed true false sounds looks seems got get go going
+done ready exactly absolutely definitely certainly glad happy alright whatever though although unless
+until till whether nothing something everything anything someone everyone anyone nobody
+understood perfect excellent lovely awesome interesting yeah yep nope correct noted gotcha brilliant
+wonderful amazing welcome bye goodbye cheers congratulations morning evening afternoon night
+""".split())
+PARTICLES = frozenset({"de", "du", "da", "di", "del", "della", "van", "von", "der", "den", "le", "la", "of", "y", "bin", "al"})
+NOT_NAMES = frozenset({*STOP, *INTENSE, *WEEKDAYS, *MONTHS, "mon", "tue", "wed", "thu", "fri", "sat", "sun",
+                       "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
+                       "am", "pm", "todo", "ps", "re", "fyi", "btw", "eg", "ie", "etc"})
+
+
+def prose(text: str) -> str:
+    """The text without fenced code, with wikilinks read as their words."""
+    text = _FENCED.sub(" ", text)
+    return _LINK.sub(lambda m: m[2] or m[1].rsplit("/", 1)[-1], text)
+
+
+def sentences(text: str) -> list[str]:
+    """Sentences of prose, one list item or heading or line at most per sentence."""
+    out = []
+    for line in prose(text).split("\n"):
+        line = _MARKUP.sub("", line).strip()
+        out += [part.strip() for part in _SENTENCE_END.split(line) if len(TOKEN.findall(part)) > 0]
+    return out
+
+
+def words(text: str) -> set[str]:
+    """Every word of the text, casefolded (two characters or more): a vocabulary."""
+    found = set()
+    for token in TOKEN.findall(text):
+        for part in _parts(token.casefold()):
+            if len(part) > 1:
+                found.add(part)
+    return found
+
+
+def _parts(token: str) -> list[str]:
+    # A hyphenated or dotted token is known when its whole and its pieces are.
+    pieces = re.split(r"['’.\-]", token)
+    return [token] + pieces if len(pieces) > 1 else [token]
+
+
+def content_words(text: str) -> list[str]:
+    return [w for w in (t.casefold() for t in TOKEN.findall(text)) if len(w) > 2 and w not in STOP and not w.isdigit()]
+
+
+def lowercase_words(text: str) -> set[str]:
+    """Words the text uses in lower case: evidence that a capitalised one is not a name."""
+    return {t for t in TOKEN.findall(text) if t.islower()}
+
+
+def names(text: str, lowercase: set[str] | frozenset = frozenset()) -> list[str]:
+    """Names and terms, in order of first appearance: capitalised runs of words, acronyms,
+    `code` spans, snake_case and camelCase. A capitalised word opening a sentence counts only
+    when it is capitalised inside a sentence too, or is no common word: not a stop word, not
+    used in lower case (here or in ``lowercase``), not ending like an adverb or a participle."""
+    found: dict[str, None] = {}
+    plain = prose(text)
+    for term in _BACKTICK.findall(plain):
+        found.setdefault(term.strip(), None)
+    said = _BACKTICK.sub(" ", plain)
+    split = sentences(said)
+    inner = {m[0] for s in split for m in list(TOKEN.finditer(s))[1:] if m[0][:1].isupper()}
+    common = {w for w in (lowercase | lowercase_words(said)) if w.capitalize() not in inner}
+    for sentence in split:
+        for run in _capitalised_runs(sentence, common):
+            found.setdefault(run, None)
+        for term in _CODE_TERM.findall(sentence):
+            found.setdefault(term, None)
+    return list(found)
+
+
+def _capitalised_runs(sentence: str, seen_lower: set[str], openers: bool = True) -> list[str]:
+    runs, run, last_end = [], [], None
+    matches = list(TOKEN.finditer(sentence))
+    for i, match in enumerate(matches):
+        token = re.sub(r"['’]s$", "", match[0])
+        joined = last_end is not None and sentence[last_end:match.start()] == " "
+        if run and not joined:
+            runs.append(run)
+            run = []
+        if _is_name_word(token, i == 0, seen_lower) and (openers or i > 0):
+            run.append(token)
+        elif run and token in PARTICLES and _name_follows(matches, i + 1, seen_lower):
+            run.append(token)
+        elif run:
+            runs.append(run)
+            run = []
+        last_end = match.end()
+    if run:
+        runs.append(run)
+    return [" ".join(r) for r in runs]
+
+
+def _name_follows(matches: list, start: int, seen_lower: set[str]) -> bool:
+    for match in matches[start:]:
+        if match[0] not in PARTICLES:
+            return _is_name_word(match[0], False, seen_lower)
+    return False
+
+
+def _is_name_word(token: str, opens: bool, seen_lower: set[str]) -> bool:
+    if not token[:1].isupper() or len(token) < 2:
+        return False
+    folded = token.casefold()
+    if folded in NOT_NAMES or folded.split("'")[0].split("’")[0] in NOT_NAMES:
+        return False
+    if token.isupper():
+        return len(token) <= 5 or not token.isalpha()   # longer capitals are shouting
+    return not (opens and (folded in seen_lower or _COMMON_ENDING.search(folded)))
+
+
+def significant(name: str) -> list[str]:
+    """The casefolded words of a name that identify it (particles like "de" or "of" do not)."""
+    return [w for w in (t.casefold() for t in TOKEN.findall(name)) if w not in PARTICLES]
+
+
+def distinct(found: list[str], known: set[str] | frozenset = frozenset()) -> list[str]:
+    """Names that say something new: "Marguerite" adds nothing after "Marguerite Duras", nor
+    any name whose every word is ``known``."""
+    kept, said = [], set()
+    for name in found:
+        words = significant(name)
+        if any(w not in known and w not in said for w in words):
+            kept.append(name)
+            said.update(words)
+    return kept
+
+
+def dates(text: str) -> list[str]:
+    return list(dict.fromkeys(m[0] for m in DATE.finditer(prose(text))))
+
+
+def is_decision(sentence: str) -> bool:
+    return DECISION.search(sentence) is not None
+
+
+def is_promise(sentence: str) -> bool:
+    return PROMISE.search(sentence) is not None
+
+
+def kind(sentence: str) -> str:
+    """What a sentence carries, the weightiest first: decision, promise, date or essence."""
+    if is_decision(sentence):
+        return "decision"
+    if is_promise(sentence):
+        return "promise"
+    if DATE.search(sentence):
+        return "date"
+    return "essence"
+
+
+def intensity(text: str) -> float:
+    """How hard a text presses: exclamations, questions, capitals, emphasis, charged words.
+    Normalised by length, so a long calm turn does not outweigh a short cry."""
+    plain = prose(text)
+    tokens = TOKEN.findall(plain)
+    if not tokens:
+        return 0.0
+    raw = (plain.count("!") + 0.3 * plain.count("?") + plain.count("**") / 2
+           + 0.5 * sum(1 for t in tokens if len(t) > 2 and t.isupper() and t.isalpha())
+           + 1.5 * sum(1 for t in tokens if t.casefold() in INTENSE))
+    return raw / math.sqrt(1 + len(tokens) / 20)
+
+
+def frequencies(texts) -> Counter:
+    counts: Counter = Counter()
+    for text in texts:
+        counts.update(set(content_words(text)))
+    return counts
+
+
+def score(sentence: str, freq: Counter) -> float:
+    """Luhn's measure: the mean frequency of its content words, short fragments discounted,
+    names and figures counted as signal."""
+    content = content_words(sentence)
+    if not content:
+        return 0.0
+    base = sum(freq[w] for w in content) / len(content)
+    length = min(1.0, len(content) / 6)
+    signal = 0.5 * len(_capitalised_runs(sentence, set(), openers=False)) + 0.25 * len(re.findall(r"\d+", sentence))
+    return base * length + signal
+
+
+def clip(text: str, limit: int = 240) -> str:
+    """One line of at most ``limit`` characters, cut at a word."""
+    line = " ".join(text.split())
+    if len(line) <= limit:
+        return line
+    return line[: limit - 1].rsplit(" ", 1)[0] + "…"

@@ -1,0 +1,117 @@
+"""Append-only files only grow: the committed bytes stay a prefix; the file is never deleted or moved.
+
+Raw experience (the journal, the inner voice, the chronicle, the delivery log, unit
+reports) is never rewritten: a mistake is answered by a correction entry appended after
+it. A line count is no proof (a line inserted in the middle adds lines too): the old
+blob must be a byte prefix of the new one.
+
+A merge may join appends made on two sides: its file must begin with the merge base's,
+and keep every line each side appended since.
+"""
+
+from collections import Counter
+from functools import lru_cache
+
+from souveraine.laws.breach import Breach
+from souveraine.laws.snapshot import Snapshot
+from souveraine.store import layout
+
+FIX = "restore the committed text and append a correction entry instead"
+
+
+@lru_cache(maxsize=64)
+def globs(config_toml: bytes | None) -> tuple[str, ...]:
+    """The extra append-only globs of a souveraine.toml (`[laws] append_only`); () when none or unreadable."""
+    if not config_toml or b"append_only" not in config_toml:
+        return ()
+    import tomllib
+
+    try:
+        value = tomllib.loads(config_toml.decode("utf-8")).get("laws", {}).get("append_only", [])
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError, AttributeError):
+        return ()
+    return tuple(v for v in value if isinstance(v, str)) if isinstance(value, list) else ()
+
+
+def paths(snapshot: Snapshot, extra: tuple[str, ...]) -> list[str]:
+    """The append-only paths this snapshot touches."""
+    seen = dict.fromkeys(e.path for diff in snapshot.diffs for e in diff)
+    return [p for p in seen if layout.is_append_only(p, extra)]
+
+
+def breaches(snapshot: Snapshot, extra: tuple[str, ...]) -> list[Breach]:
+    touched = paths(snapshot, extra)
+    if not touched:
+        return []
+    if snapshot.is_merge:
+        return [b for path in touched for b in _merged(snapshot, path)]
+    diff = snapshot.diffs[0]
+    added = {e.new: e.path for e in diff if e.status == "A"}
+    out = []
+    for entry in diff:
+        if entry.path not in touched:
+            continue
+        if entry.new is None:
+            out.append(_removed(entry.path, added.get(entry.old)))
+        elif entry.old is not None:
+            old, new = _contents(snapshot, entry.old, entry.new)
+            if not new.startswith(old):
+                out.append(rewrite(entry.path, old, new))
+    return out
+
+
+def rewrite(path: str, old: bytes, new: bytes, against: str = "committed") -> Breach:
+    if old.startswith(new):
+        what = f"cuts {len(old) - len(new)} bytes from its end"
+    else:
+        line = old.count(b"\n", 0, _first_difference(old, new)) + 1
+        what = f"changes its {against} text at line {line}"
+        if b"\r\n" in new and b"\r\n" not in old:
+            what += " (its line endings were rewritten to CRLF)"
+    return Breach(path, "append_only_rewrite", f"{path}: append-only, but this change {what}; {FIX}")
+
+
+def _removed(path: str, moved_to: str | None) -> Breach:
+    if moved_to:
+        return Breach(path, "append_only_rename",
+                      f"{path}: append-only, so it cannot be renamed or moved (to {moved_to}); move it back and link to it instead")
+    return Breach(path, "append_only_delete",
+                  f"{path}: append-only, so it cannot be deleted; restore it (git checkout HEAD -- {path}) and append a correction entry instead")
+
+
+def _merged(snapshot: Snapshot, path: str) -> list[Breach]:
+    entries = [next((e for e in diff if e.path == path), None) for diff in snapshot.diffs]
+    if any(e is not None and e.new is None for e in entries):
+        return [_removed(path, None)]
+    merged_oid = next(e.new for e in entries if e is not None)
+    names = [merged_oid] + [e.old for e in entries if e is not None and e.old]
+    base_name = f"{snapshot.base}:{path}" if snapshot.base else None
+    found = snapshot.repo.read(names + ([base_name] if base_name else []))
+    merged = found[merged_oid] or b""
+    base = found[base_name] if base_name else None
+    if base is not None and not merged.startswith(base):
+        return [rewrite(path, base, merged, against="shared")]
+    tail = Counter(merged[len(base or b""):].split(b"\n"))
+    for side in (found[e.old] for e in entries if e is not None and e.old):
+        appended = side[len(base):] if base is not None and side.startswith(base) else side
+        if Counter(appended.split(b"\n")) - tail:
+            return [Breach(path, "append_only_rewrite",
+                           f"{path}: append-only, but this merge drops lines one side appended; keep both sides' entries, one after the other")]
+    return []
+
+
+def _contents(snapshot: Snapshot, old: str, new: str) -> tuple[bytes, bytes]:
+    found = snapshot.repo.read([old, new])
+    return found[old] or b"", found[new] or b""
+
+
+def _first_difference(a: bytes, b: bytes) -> int:
+    limit = min(len(a), len(b))
+    low, high = 0, limit
+    while low < high:  # binary search on prefix equality: fast on large files
+        mid = (low + high + 1) // 2
+        if a[:mid] == b[:mid]:
+            low = mid
+        else:
+            high = mid - 1
+    return low

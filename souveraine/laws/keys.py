@@ -1,0 +1,121 @@
+"""Private key material, which never enters a memory (it lives under ~/.config/souveraine/keys/).
+
+Found: PEM blocks of any `PRIVATE KEY` kind, OpenSSH private keys (framed or not), and
+an ed25519 seed or secret (32 or 64 bytes, in hex, base64 or base58 multibase) given
+under a key-ish name (`seed`, `secret`, `private_key`, `signing_key`, …) in JSON, YAML
+or TOML text, or alone in a file named like a key. A bare 64-hex-digit value is not
+enough: frontmatter carries sha256 hashes (`content_sha256: …`) that look the same.
+"""
+
+import re
+
+_PEM = re.compile(r"-----BEGIN ([A-Z0-9 ]*PRIVATE KEY[A-Z ]*)-----")
+_OPENSSH = re.compile(r"b3BlbnNzaC1rZXktdjE")  # base64 of "openssh-key-v1", the format's magic
+_NAMED = re.compile(
+    r"""(?<![\w-])["']?(?P<name>(?:[\w-]*[_-])?(?:seed|secret|secret[_-]?key|private[_-]?key|privkey|signing[_-]?key)"""
+    r"""(?:[_-]?(?:hex|b64|base64|base58|multibase|bytes))?)["']?[ \t]*[:=][ \t]*["']?(?P<value>[A-Za-z0-9+/_=-]{40,})""",
+    re.IGNORECASE,
+)
+# Every finding needs one of these words (or the OpenSSH magic): most text is skipped at once.
+_TRIGGER = re.compile(r"seed|secret|priv|signing|b3BlbnNzaC1rZXktdjE", re.IGNORECASE)
+_MARGIN = 512  # bytes of the old text read again: longer than any name and value
+_KEY_FILE = re.compile(r"(?:^|/)(?:id_ed25519|[^/]*\.(?:key|seed|secret|sk|pem|p8))$", re.IGNORECASE)
+_BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+_ED25519_PRIV = b"\x80\x26"  # multicodec 0x1300 (ed25519-priv) as a varint
+
+
+class Finding:
+    __slots__ = ("what", "line", "value")
+
+    def __init__(self, what: str, line: int, value: str):
+        self.what, self.line, self.value = what, line, value
+
+    def __repr__(self) -> str:
+        return f"Finding({self.what!r}, line {self.line})"
+
+
+def find(data: bytes, path: str = "") -> list[Finding]:
+    """Every piece of private key material in ``data`` (a file's bytes)."""
+    if _KEY_FILE.search(path) and len(data) in (32, 64) and not _printable(data):
+        return [Finding("a raw ed25519 key in a key file", 1, data.hex())]
+    if b"\0" in data[:8000]:
+        return []  # binary: no text framing to find
+    text = data.decode("utf-8", errors="replace")
+    if not _TRIGGER.search(text):
+        return _bare(text, path)
+    found = []
+    for match in _PEM.finditer(text):
+        found.append(Finding(f"a PEM {match[1]} block", _line(text, match.start()), _pem_body(text, match.end())))
+    if not any("OPENSSH" in f.what for f in found):
+        for match in _OPENSSH.finditer(text):
+            found.append(Finding("an OpenSSH private key", _line(text, match.start()), text[match.start():match.start() + 200]))
+    for match in _NAMED.finditer(text):
+        if _key_bytes(match["value"]):
+            found.append(Finding(f"an ed25519 key under '{match['name']}'", _line(text, match.start()), match["value"]))
+    return found or _bare(text, path)
+
+
+def _bare(text: str, path: str) -> list[Finding]:
+    if _KEY_FILE.search(path) and _key_bytes(text.strip()):
+        return [Finding("a bare ed25519 key in a key file", 1, text.strip())]
+    return []
+
+
+def new(data: bytes, before: list[bytes], path: str = "") -> list[Finding]:
+    """Findings in ``data`` that none of the ``before`` versions already held (each is reported once).
+
+    When ``data`` only grows an old version (every journal append), only the growth is
+    read, with a margin so a key cut across the boundary is still seen whole.
+    """
+    grown = next((old for old in before if 0 < len(old) <= len(data) and data.startswith(old)), None)
+    if grown is not None:
+        start = max(0, len(grown) - _MARGIN)
+        lines = data.count(b"\n", 0, start)
+        found = [Finding(f.what, f.line + lines, f.value) for f in find(data[start:], path)]
+        before = [grown[start:]]
+    else:
+        found = find(data, path)
+    if not found or not before:
+        return found
+    known = {f.value for old in before for f in find(old, path)}
+    return [f for f in found if f.value not in known]
+
+
+def _key_bytes(value: str) -> bool:
+    """Whether ``value`` encodes 32 or 64 bytes: an ed25519 seed, or seed and public key."""
+    value = value.strip().strip("\"'")
+    if re.fullmatch(r"[0-9a-fA-F]{64}|[0-9a-fA-F]{128}", value):
+        return True
+    if value.startswith("z") and all(c in _BASE58 for c in value[1:]):
+        raw = _base58(value[1:])
+        return len(raw) in (32, 64) or (raw[:2] == _ED25519_PRIV and len(raw) in (34, 66))
+    if len(value.rstrip("=")) in (43, 86):
+        import base64
+        import binascii
+
+        try:
+            raw = base64.b64decode(value.replace("-", "+").replace("_", "/") + "==", validate=False)
+        except (binascii.Error, ValueError):
+            return False
+        return len(raw) in (32, 64)
+    return False
+
+
+def _base58(text: str) -> bytes:
+    number = 0
+    for char in text:
+        number = number * 58 + _BASE58.index(char)
+    raw = number.to_bytes((number.bit_length() + 7) // 8, "big") if number else b""
+    return b"\0" * (len(text) - len(text.lstrip("1"))) + raw
+
+
+def _printable(data: bytes) -> bool:
+    return all(32 <= b < 127 or b in (9, 10, 13) for b in data)
+
+
+def _pem_body(text: str, start: int) -> str:
+    return text[start:start + 120]
+
+
+def _line(text: str, offset: int) -> int:
+    return text.count("\n", 0, offset) + 1

@@ -1,0 +1,18 @@
+"""Commit messages: Conventional Commits in the memory's vocabulary, and `refactor` means moved only."""
+
+from souveraine.laws.breach import Breach
+from souveraine.store import conventions
+
+
+def breaches(message: str, diff=None) -> list[Breach]:
+    """What is wrong with ``message``; ``diff`` (a callable giving the entries against the first
+    parent) is only asked for when the message says `refactor`."""
+    why = conventions.problem(message)
+    if why:
+        return [Breach("", "bad_message", why)]
+    header = conventions.parse(conventions.clean(message))
+    if header is not None and header.type == "refactor" and diff is not None:
+        from souveraine.laws import refactor
+
+        return refactor.breaches(diff())
+    return []

@@ -1,0 +1,235 @@
+"""What the laws judge: one tree (the staged index, or a commit) and how it differs from each parent.
+
+The differences come from git's raw diff (`--no-renames`: a rename is a deletion plus
+an addition, so blob ids can be compared), one `git diff-index` for the index and one
+`git diff-tree --stdin` for a whole run of commits.
+"""
+
+import os
+from pathlib import Path
+
+from souveraine.laws.repo import Repo
+
+_GITLINK = "160000"  # a submodule: no blob to read
+
+
+class Entry:
+    """One changed path against one parent: status A, M, D or T and the blob ids."""
+
+    __slots__ = ("path", "status", "old", "new")
+
+    def __init__(self, path: str, status: str, old: str | None, new: str | None):
+        self.path, self.status, self.old, self.new = path, status, old, new
+
+    def __repr__(self) -> str:
+        return f"Entry({self.path!r}, {self.status}, {self.old}, {self.new})"
+
+
+class Snapshot:
+    """A tree to judge. ``diffs[i]`` is its difference from ``parents[i]`` (from nothing for a root)."""
+
+    def __init__(self, repo: Repo, commit: str | None, parents: list[str], diffs: list[list[Entry]],
+                 message: str | None = None):
+        self.repo = repo
+        self.commit = commit
+        self.parents = parents
+        self.diffs = diffs
+        self.message = message
+        self._base: str | None | bool = False
+
+    @property
+    def is_merge(self) -> bool:
+        return len(self.parents) > 1
+
+    def name(self, relpath: str) -> str:
+        """The object name of ``relpath`` in this tree, for `git cat-file`."""
+        return f"{self.commit}:{relpath}" if self.commit else f":{relpath}"
+
+    def read(self, relpath: str) -> str | None:
+        """Another file of the same tree, as text; None when it is not there."""
+        data = self.repo.blob(self.name(relpath))
+        return None if data is None else data.decode("utf-8", errors="replace")
+
+    @property
+    def base(self) -> str | None:
+        """The merge base of a merge's parents (None for a commit with one parent or none)."""
+        if self._base is False:
+            self._base = None
+            if self.is_merge:
+                done = self.repo.run("merge-base", "--octopus", *self.parents, check=False)
+                self._base = done.stdout.decode().strip() or None
+        return self._base
+
+    def introduced(self) -> list[tuple[str, str, list[str]]]:
+        """(path, new blob, the parents' blobs) for each file whose content is new in this tree.
+
+        For a merge, only what differs from every parent: the rest was judged in its own commit.
+        """
+        if not self.diffs:
+            return []
+        changed = [{e.path: e for e in diff} for diff in self.diffs]
+        out = []
+        for path, entry in changed[0].items():
+            if entry.new is None:
+                continue
+            others = [c.get(path) for c in changed[1:]]
+            if all(o is not None and o.new is not None for o in others):
+                olds = [e.old for e in (entry, *others) if e.old]
+                out.append((path, entry.new, olds))
+        return out
+
+
+def parse_raw(raw: str) -> list[Entry]:
+    """Entries from `--raw -z --no-renames` output."""
+    parts = raw.split("\0")
+    entries = []
+    for meta, path in zip(parts[0::2], parts[1::2]):
+        entry = _entry(meta, path)
+        if entry is not None:
+            entries.append(entry)
+    return entries
+
+
+def _entry(meta: str, path: str) -> Entry | None:
+    fields = meta.lstrip(":").split(" ")
+    if len(fields) < 5 or _GITLINK in (fields[0], fields[1]):
+        return None
+    old = None if set(fields[2]) == {"0"} else fields[2]
+    new = None if set(fields[3]) == {"0"} else fields[3]
+    return Entry(path, fields[4][0], old, new)
+
+
+# -- the staged index ----------------------------------------------------------------------
+
+
+def staged(repo: Repo, amend: bool | None = None) -> Snapshot:
+    """The index about to be committed, against HEAD (and MERGE_HEAD during a merge).
+
+    An amend replaces HEAD, so it is judged against HEAD's own parents.
+    """
+    gitdir, head, head_parents = _head(repo)
+    if amend is None:
+        amend = head is not None and amending()
+    if amend:
+        parents = head_parents
+    else:
+        parents = [head, *_merge_heads(gitdir)] if head else []
+    if not parents:
+        empty = repo.out("hash-object", "-t", "tree", "--stdin", input=b"").strip()
+        return Snapshot(repo, None, [], [_diff_index(repo, empty)])
+    return Snapshot(repo, None, parents, [_diff_index(repo, p) for p in parents])
+
+
+def _head(repo: Repo) -> tuple[str, str | None, list[str]]:
+    done = repo.run("rev-parse", "--absolute-git-dir", "HEAD", "HEAD^@", check=False)
+    if done.returncode != 0:  # an unborn branch: the first commit
+        return repo.out("rev-parse", "--absolute-git-dir").strip(), None, []
+    lines = done.stdout.decode().split()
+    return lines[0], lines[1], lines[2:]
+
+
+def _merge_heads(gitdir: str) -> list[str]:
+    try:
+        return Path(gitdir, "MERGE_HEAD").read_text().split()
+    except OSError:
+        return []
+
+
+def _diff_index(repo: Repo, tree: str) -> list[Entry]:
+    return parse_raw(repo.out("diff-index", "--cached", "--raw", "-z", "--no-renames", tree, "--"))
+
+
+def amending() -> bool:
+    """Whether the git that runs this hook was called as `git commit --amend`.
+
+    Git does not tell a pre-commit hook; its command line does (Linux /proc, else ps).
+    """
+    pid = os.getppid()
+    for _ in range(3):
+        argv = _argv(pid)
+        if not argv:
+            return False
+        if os.path.basename(argv[0]) in ("git", "git.exe"):
+            return "commit" in argv and "--amend" in argv
+        pid = _parent(pid)
+        if pid <= 1:
+            return False
+    return False
+
+
+def _argv(pid: int) -> list[str]:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as handle:
+            return [a.decode(errors="replace") for a in handle.read().split(b"\0") if a]
+    except OSError:
+        pass
+    import subprocess
+
+    try:
+        done = subprocess.run(["ps", "-o", "args=", "-p", str(pid)], capture_output=True, text=True)
+    except OSError:
+        return []
+    return done.stdout.split()
+
+
+def _parent(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            return int(handle.read().rsplit(b")", 1)[1].split()[1])
+    except (OSError, IndexError, ValueError):
+        return 0
+
+
+# -- commits -------------------------------------------------------------------------------
+
+
+def commits(repo: Repo, revs: list[str], chunk: int = 400):
+    """Snapshots of the commits ``revs`` select (`git log` arguments), oldest first, in chunks.
+
+    Yields lists of snapshots, so a caller can read each chunk's blobs in one batch.
+    """
+    listing = repo.out("log", "-z", "--reverse", "--format=%H %P%n%B", *revs, "--")
+    records = [r for r in listing.split("\0") if r.strip()]
+    for start in range(0, len(records), chunk):
+        yield _snapshots(repo, records[start:start + chunk])
+
+
+def _snapshots(repo: Repo, records: list[str]) -> list[Snapshot]:
+    heads = []
+    for record in records:
+        first, _, message = record.partition("\n")
+        commit, *parents = first.split()
+        heads.append((commit, parents, message))
+    lines = [f"{c} {p}" for c, parents, _ in heads for p in parents] + [c for c, parents, _ in heads if not parents]
+    raw = repo.out("diff-tree", "--stdin", "--always", "--root", "-r", "--raw", "-z", "--no-renames",
+                   input=("\n".join(lines) + "\n").encode())
+    blocks = _blocks(raw)
+    diffs: dict[tuple[str, str | None], list[Entry]] = {}
+    for line, block in zip(lines, blocks):
+        commit, _, parent = line.partition(" ")
+        diffs[(commit, parent or None)] = block
+    out = []
+    for commit, parents, message in heads:
+        keys = [(commit, p) for p in parents] or [(commit, None)]
+        out.append(Snapshot(repo, commit, parents, [diffs[k] for k in keys], message))
+    return out
+
+
+def _blocks(raw: str) -> list[list[Entry]]:
+    """Split diff-tree --stdin output into one entry list per input line (each opens with its commit id)."""
+    parts = raw.split("\0")
+    blocks: list[list[Entry]] = []
+    i = 0
+    while i < len(parts):
+        token = parts[i]
+        if not token:
+            i += 1
+        elif token.startswith(":"):
+            entry = _entry(token, parts[i + 1])
+            if entry is not None:
+                blocks[-1].append(entry)
+            i += 2
+        else:
+            blocks.append([])
+            i += 1
+    return blocks

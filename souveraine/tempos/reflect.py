@@ -1,0 +1,267 @@
+"""reflect (N+25): the witness. It reads the transcript since the last witness and appends
+one entry to the journal, role ``reflection``, with four elements, each citing its turns:
+
+- the Fold: where intensity vibrated;
+- the Chain: what linked across turns;
+- the Flame: what was named for the first time (names and terms the memory never held);
+- the Anchor: what held steady.
+
+It witnesses; it does not correct. With an endpoint configured, a local model writes the
+Fold, the Chain and the Anchor from the prompt below; the Flame is always a check of the
+words against what the memory held (tempos.vocabulary), which no model can know.
+"""
+
+import re
+from dataclasses import dataclass, field
+
+from souveraine.inference import client as inference
+from souveraine.inference import extractive
+from souveraine.store import clock, journal
+from souveraine.store.journal import Turn
+from souveraine.store.memory import Memory
+from souveraine.tempos import vocabulary
+
+ROLE = "reflection"
+SPOKEN = ("user", "assistant")
+ELEMENTS = ("fold", "chain", "flame", "anchor")
+TITLES = {
+    "fold": "**The Fold**, where intensity vibrated:",
+    "chain": "**The Chain**, what linked across turns:",
+    "flame": "**The Flame**, what was named for the first time:",
+    "anchor": "**The Anchor**, what held steady:",
+}
+# Sent to the model with the transcript; each turn is shown as "[^block-id · time · role] text".
+SYSTEM_PROMPT = """You are the witness of a conversation between a person and an AI agent. \
+You witness; you do not correct, judge, advise or summarise the facts. Write exactly three \
+sections, each a heading line followed by one to three short bullet points:
+The Fold — where intensity vibrated (emotion, urgency, a turn that pressed harder).
+The Chain — what linked across turns (a thread one turn picked up from another).
+The Anchor — what held steady throughout.
+End every bullet with the block ids of the turns it speaks of, written like ^t143205u4a1f. \
+Use only block ids that appear in the transcript."""
+USER_PROMPT = "The transcript since the last witness:\n\n{transcript}"
+TURN_CHARS = 1500        # each turn shown to the model is cut to this
+TRANSCRIPT_CHARS = 24_000  # the newest turns that fit are shown
+
+
+@dataclass
+class Witness:
+    turns: list[Turn]
+    method: str            # "extractive", or the model's name
+    fold: list[str] = field(default_factory=list)
+    chain: list[str] = field(default_factory=list)
+    flame: list[tuple[str, Turn]] = field(default_factory=list)
+    anchor: list[str] = field(default_factory=list)
+
+    def render(self) -> str:
+        first, last = self.turns[0], self.turns[-1]
+        lines = [f"The witness of {len(self.turns)} turns, {first.link} to {last.link}.", ""]
+        flame = [f"*{name}* ({turn.link})" for name, turn in self.flame] or ["nothing was named for the first time"]
+        for element, items in zip(ELEMENTS, (self.fold, self.chain, flame, self.anchor)):
+            lines += [TITLES[element], *(f"- {item}" for item in items), ""]
+        how = "the extractive method" if self.method == "extractive" else f"the model {self.method}"
+        lines.append(f"_Witnessed by {how}; a witness does not correct._")
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict:
+        return {"turns": len(self.turns), "method": self.method, "fold": self.fold, "chain": self.chain,
+                "flame": [name for name, _ in self.flame], "anchor": self.anchor}
+
+
+def due(memory: Memory) -> bool:
+    """Reflection is on and ``message_interval`` messages came since the last witness."""
+    section = memory.config["reflection"]
+    return section["enabled"] and journal.messages_since(memory.root, ROLE) >= section["message_interval"]
+
+
+def window(memory: Memory) -> tuple[list[Turn], Turn | None]:
+    """The turns since the last witness, oldest first, and that witness (None before the first).
+    Reads day files newest first and stops at the witness, so the cost is the window's."""
+    collected: list[Turn] = []
+    for relpath in reversed(journal.days(memory.root)):
+        for turn in reversed(journal.read_day(memory.root, relpath)):
+            if turn.role == ROLE:
+                return collected[::-1], turn
+            collected.append(turn)
+    return collected[::-1], None
+
+
+def run(memory: Memory, *, force: bool = False, change=None, extractive_only: bool = False) -> dict:
+    """Witness the turns since the last witness, if due (or ``force``), and append the entry.
+
+    Inside a caller's ``change`` the entry is added to it; otherwise it is committed as
+    ``chore(reflect): …``. A model that fails raises InferenceError before anything is written.
+    """
+    section = memory.config["reflection"]
+    if not section["enabled"]:
+        return {"reflected": False, "reason": "reflection is off ([reflection] enabled = false in souveraine.toml)"}
+    turns, last = window(memory)
+    spoken = [t for t in turns if t.role in SPOKEN]
+    if not spoken:
+        return {"reflected": False, "reason": "nothing to witness: no turns since the last witness", "messages": 0}
+    if not force and len(spoken) < section["message_interval"]:
+        return {"reflected": False, "messages": len(spoken),
+                "reason": f"not due: {len(spoken)} of {section['message_interval']} messages since the last witness"}
+    endpoint = None if extractive_only else inference.endpoint_for(memory.config, "reflection")
+    seen = witness(spoken, vocabulary.held_before(memory, last), endpoint)
+    at = clock.now().replace(microsecond=0)
+    message = f"chore(reflect): witness {len(spoken)} turns through {spoken[-1].day} {spoken[-1].at:%H:%M}"
+    if change is not None:
+        entry = _append(memory, change, at, seen.render())
+        return {"reflected": True, **entry, **seen.to_dict()}
+    with memory.change(message) as own:
+        entry = _append(memory, own, at, seen.render())
+    return {"reflected": True, **entry, **seen.to_dict(), "commit": own.sha}
+
+
+def witness(turns: list[Turn], held: set[str], endpoint: inference.Endpoint | None = None) -> Witness:
+    """The four elements for ``turns``; ``held`` is the vocabulary the memory had before them."""
+    if endpoint is None:
+        seen = Witness(turns, "extractive", fold(turns), chain(turns))
+        seen.anchor = anchor(turns, held, exclude=set(_terms_of(seen.chain)))
+    else:
+        seen = Witness(turns, endpoint.model)
+        seen.fold, seen.chain, seen.anchor = _ask_model(turns, endpoint)
+    seen.flame = flame(turns, held)
+    return seen
+
+
+def fold(turns: list[Turn], most: int = 3) -> list[str]:
+    rated = [(extractive.intensity(t.text), i, t) for i, t in enumerate(turns)]
+    peaks = sorted((r for r in rated if r[0] >= 1.0), key=lambda r: (-r[0], r[1]))[:most]
+    if not peaks:
+        longest = max(turns, key=lambda t: len(t.text))
+        return [f"no turn rose above an even pitch; the fullest was {longest.role}'s, {longest.link}"]
+    lines = []
+    for _, _, turn in sorted(peaks, key=lambda r: r[1]):
+        sentence = max(extractive.sentences(turn.text) or [turn.text], key=extractive.intensity)
+        lines.append(f"“{extractive.clip(sentence, 160)}”, said the {turn.role} ({turn.link})")
+    return lines
+
+
+def chain(turns: list[Turn], most: int = 3) -> list[str]:
+    """Terms taken up from one turn by another, the most travelled first (across speakers first)."""
+    linked = [term for term in terms(turns) if len(term.turns) > 1]
+    def weight(term):
+        crossed = len({turns[i].role for i in term.turns}) > 1
+        return (-(crossed + len(term.turns) + 2 * term.is_name), term.turns[0])
+    lines = []
+    for term in sorted(linked, key=weight)[:most]:
+        links = " → ".join(turns[i].link for i in term.turns[:4])
+        more = f" and {len(term.turns) - 4} more" if len(term.turns) > 4 else ""
+        lines.append(f"*{term.shown}*: {links}{more}")
+    return lines or [f"no term passed from one turn to another; each stood alone, from {turns[0].link} to {turns[-1].link}"]
+
+
+def anchor(turns: list[Turn], held: set[str], exclude: set[str] = frozenset(), most: int = 2) -> list[str]:
+    """Terms present at the window's start and at its end, those the memory already held first."""
+    third = max(1, len(turns) // 3)
+    steady = [term for term in terms(turns)
+              if len(term.turns) > 1 and term.turns[0] < third and term.turns[-1] >= len(turns) - third]
+    def weight(term):
+        known = extractive.words(term.key) <= held
+        return (term.key in exclude, not known, -len(term.turns), term.turns[0])
+    lines = [f"*{term.shown}*, from {turns[term.turns[0]].link} to {turns[term.turns[-1]].link}, in {len(term.turns)} turns"
+             for term in sorted(steady, key=weight)[:most]]
+    return lines or [f"nothing held from the first turn to the last; it began at {turns[0].link} and ended at {turns[-1].link}"]
+
+
+def flame(turns: list[Turn], held: set[str]) -> list[tuple[str, Turn]]:
+    """Names and terms no earlier journal or note held, each with the turn that first said it."""
+    lowercase = set().union(*(extractive.lowercase_words(t.text) for t in turns))
+    first: dict[str, Turn] = {}
+    for turn in turns:
+        for name in extractive.names(turn.text, lowercase):
+            first.setdefault(name, turn)
+    return [(name, first[name]) for name in extractive.distinct(list(first), held)]
+
+
+@dataclass
+class Term:
+    key: str
+    shown: str
+    is_name: bool
+    turns: list[int] = field(default_factory=list)
+
+
+def terms(turns: list[Turn]) -> list[Term]:
+    """Each term (a name, or a content word of four letters or more) and the turns that hold it."""
+    lowercase = set().union(*(extractive.lowercase_words(t.text) for t in turns))
+    found: dict[str, Term] = {}
+    for i, turn in enumerate(turns):
+        here = {name.casefold(): (name, True) for name in extractive.names(turn.text, lowercase)}
+        covered = {w for key in here for w in key.split()}
+        for word in extractive.content_words(turn.text):
+            if len(word) > 3 and word not in covered:
+                here.setdefault(word, (word, False))
+        for key, (shown, is_name) in here.items():
+            found.setdefault(key, Term(key, shown, is_name)).turns.append(i)
+    return list(found.values())
+
+
+def _terms_of(lines: list[str]) -> set[str]:
+    return {m.casefold() for line in lines for m in re.findall(r"^\*([^*]+)\*", line)}
+
+
+# -- the model ----------------------------------------------------------------------------
+
+def _ask_model(turns: list[Turn], endpoint: inference.Endpoint) -> tuple[list[str], list[str], list[str]]:
+    answer = inference.Client(endpoint).ask(SYSTEM_PROMPT, USER_PROMPT.format(transcript=transcript(turns)))
+    sections = _sections(answer)
+    missing = [name for name in ("fold", "chain", "anchor") if not sections.get(name)]
+    if missing:
+        raise inference.InferenceError(
+            f"the model {endpoint.model} at {endpoint.base} answered without the {', '.join(missing)} section(s); "
+            "try another [inference] reflection_model, or pass --extractive", "inference_bad_reply")
+    links = {t.block_id: t.link for t in turns}
+    return tuple([cite(line, links) for line in sections[name]] for name in ("fold", "chain", "anchor"))
+
+
+def transcript(turns: list[Turn]) -> str:
+    shown, size = [], 0
+    for turn in reversed(turns):
+        line = f"[^{turn.block_id} · {turn.day} {turn.at:%H:%M} · {turn.role}] {extractive.clip(turn.text, TURN_CHARS)}"
+        if shown and size + len(line) > TRANSCRIPT_CHARS:
+            break
+        shown.append(line)
+        size += len(line)
+    return "\n\n".join(reversed(shown))
+
+
+_HEADER = re.compile(r"^[#*_\s]*(?:the\s+)?(fold|chain|anchor)\b[*_:\s—–-]*(.*)$", re.IGNORECASE)
+
+
+def _sections(answer: str) -> dict[str, list[str]]:
+    sections: dict[str, list[str]] = {}
+    current = None
+    for raw in answer.splitlines():
+        line = raw.strip()
+        header = _HEADER.match(line)
+        if header and len(line) < 80 and not line.startswith(("-", "*  ", "+")):
+            current = header[1].lower()
+            sections.setdefault(current, [])
+            if "^" in header[2]:    # "The Fold: the third turn ^t1" carries its point on the heading
+                sections[current].append(_plain(header[2].strip(" *_")))
+            continue
+        if current and line:
+            sections[current].append(_plain(line))
+    return sections
+
+
+def _plain(line: str) -> str:
+    """A bullet's words, safe inside a journal entry (no heading, no block-id line)."""
+    return extractive.clip(re.sub(r"^(?:[-*+]|\d+[.)])\s+", "", line).lstrip("#^> ").strip(), 400)
+
+
+def cite(line: str, links: dict[str, str]) -> str:
+    """``^block-id`` references to the window's turns become links; unknown ones stay as text."""
+    return re.sub(r"\^([A-Za-z0-9-]+)", lambda m: links.get(m[1], m[0]), line)
+
+
+def _append(memory: Memory, change, at, text: str) -> dict:
+    relpath = journal.day_path(at.date())
+    full = memory.root / relpath
+    existing = full.read_text(encoding="utf-8") if full.exists() else ""
+    block = journal.block_id(at, ROLE, text, None, journal.block_ids(existing))
+    change.append(relpath, (journal.header(at.date()) if not existing else "") + journal.render(at, ROLE, text, None, block))
+    return {"path": relpath, "block_id": block, "link": f"[[{relpath[:-3]}#^{block}]]"}

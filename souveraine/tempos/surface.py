@@ -1,0 +1,101 @@
+"""Surfacing: before the next turn, one thought moves pending → intrusive → sent.
+
+One thought per turn — the most urgent, then the oldest — unless some are critical:
+then every critical one, and nothing else. The viewport's bandwidth filters what may
+surface: ``high`` anything due, ``medium`` medium and above, ``low`` (a phone) only
+urgent ones (high, critical), ``minimal`` nothing but presence.
+
+A surfaced thought is written to intrusive.md (what is on the agent's mind this turn)
+and logged in sent.md with its time and viewport; at the next surfacing the previous
+turn's intrusive thoughts leave intrusive.md, delivered. ``peek`` changes nothing.
+"""
+
+from dataclasses import dataclass, field, replace
+
+from souveraine.store import clock
+from souveraine.store.memory import Memory
+from souveraine.tempos import inbox
+from souveraine.tempos.inbox import INTRUSIVE, PENDING, SENT
+
+BANDWIDTHS = ("high", "medium", "low", "minimal")
+_FLOOR = {"high": "low", "medium": "medium", "low": "high"}
+
+
+@dataclass
+class Surfacing:
+    bandwidth: str
+    surfaced: list[inbox.Item] = field(default_factory=list)
+    delivered: list[inbox.Item] = field(default_factory=list)   # last turn's, now out of intrusive.md
+    waiting: int = 0
+    critical_waiting: int = 0
+    peek: bool = False
+    commit: str | None = None
+
+    @property
+    def lines(self) -> list[str]:
+        """What the agent sees: ``[surfacing: urgency: text]`` lines (or presence, on minimal)."""
+        if self.bandwidth == "minimal":
+            if not self.waiting:
+                return []
+            critical = f", {self.critical_waiting} critical" if self.critical_waiting else ""
+            return [f"[surfacing: presence: {self.waiting} waiting{critical}]"]
+        return [f"[surfacing: {item.urgency}: {item.text}]" for item in self.surfaced]
+
+    def to_dict(self) -> dict:
+        return {"bandwidth": self.bandwidth, "surfaced": [i.to_dict() for i in self.surfaced],
+                "delivered": [i.to_dict() for i in self.delivered], "waiting": self.waiting,
+                "critical_waiting": self.critical_waiting, "lines": self.lines, "peek": self.peek,
+                "commit": self.commit}
+
+
+def choose(items: list[inbox.Item], bandwidth: str) -> list[inbox.Item]:
+    """The thoughts that surface now, in the order they are shown."""
+    if bandwidth == "minimal":
+        return []
+    floor = inbox.URGENCIES.index(_FLOOR[bandwidth])
+    eligible = inbox.by_urgency([i for i in items if i.rank >= floor])
+    critical = [i for i in eligible if i.urgency == "critical"]
+    return critical or eligible[:1]
+
+
+def surface(memory: Memory, bandwidth: str = "high", peek: bool = False) -> Surfacing:
+    if bandwidth not in BANDWIDTHS:
+        from souveraine.errors import UsageError
+
+        raise UsageError(f"bandwidth must be one of {', '.join(BANDWIDTHS)}, not '{bandwidth}'")
+    result = Surfacing(bandwidth, peek=peek)
+    if not inbox.enabled(memory):
+        return result
+    with memory.lock():
+        pending, intrusive = inbox.read(memory, PENDING), inbox.read(memory, INTRUSIVE)
+        waiting = pending.items
+        result.surfaced = choose(waiting, bandwidth)
+        result.delivered = intrusive.items
+        result.waiting = len(waiting) - len(result.surfaced)
+        result.critical_waiting = sum(1 for i in waiting if i.urgency == "critical" and i not in result.surfaced)
+        if peek or not (result.surfaced or result.delivered):
+            return result
+        now = clock.now()
+        ids = {i.id for i in result.surfaced}
+        with memory.change(_message(result)) as change:
+            if ids:
+                change.write(PENDING, pending.text_without(ids))
+            change.write(INTRUSIVE, intrusive.text_with(result.surfaced, without={i.id for i in result.delivered}))
+            if result.surfaced:
+                sent = [replace(i, at=now.replace(tzinfo=None, second=0, microsecond=0), viewport=bandwidth)
+                        for i in result.surfaced]
+                change.append(SENT, _lead(memory) + "".join(i.render() + "\n" for i in sent))
+        result.commit = change.sha
+    return result
+
+
+def _lead(memory: Memory) -> str:
+    path = memory.path(SENT)
+    return "\n" if path.exists() and path.stat().st_size and not path.read_bytes().endswith(b"\n") else ""
+
+
+def _message(result: Surfacing) -> str:
+    n = len(result.surfaced)
+    if n:
+        return f"chore(inbox): surface {n} thought{'s' if n > 1 else ''} ({result.bandwidth})"
+    return f"chore(inbox): clear {len(result.delivered)} delivered thought{'s' if len(result.delivered) > 1 else ''}"

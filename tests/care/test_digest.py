@@ -1,0 +1,103 @@
+import json
+from datetime import date, datetime
+
+import pytest
+
+from souveraine.care import digest, doctor, links
+from souveraine.store import journal
+from tests.support import assert_clean, git
+
+TURNS = [
+    (date(2026, 3, 2), "09:15:00", "user", "I had lunch with Alice Martin today. She wants to learn #pottery this spring."),
+    (date(2026, 3, 2), "09:15:30", "assistant", "Noted. Shall I remind you to ask Bob about the kiln?"),
+    (date(2026, 3, 4), "18:00:00", "user", "Bob fixed the kiln at last. Alice said the glaze cracked; a bob of clay was left."),
+    (date(2026, 3, 8), "20:00:00", "user", "Cooking tonight: a risotto. Monday I start the new job."),
+    (date(2026, 3, 9), "08:00:00", "user", "Next week: Alice again, and #pottery."),
+]
+BOB = "---\ntype: person\nname: Bob\ndescription: Bob, the neighbour with a kiln.\n---\n# Bob\n\nBob lends tools.\n"
+COOKING = "---\ndescription: What I cook.\n---\n# Cooking\n\nWeeknight dinners.\n"
+
+
+def write_turns(memory, turns):
+    days: dict[str, str] = {}
+    for day, at, role, text in turns:
+        rel = journal.day_path(day)
+        body = days.get(rel, journal.header(day))
+        moment = datetime.combine(day, datetime.strptime(at, "%H:%M:%S").time())
+        block = journal.block_id(moment, role, text, "s1", journal.block_ids(body))
+        days[rel] = body + journal.render(moment, role, text, "s1", block)
+    with memory.change("chore(journal): turns for the digest") as change:
+        for rel, text in days.items():
+            change.write(rel, text)
+        change.write("people/bob.md", BOB)
+        change.write("domains/cooking.md", COOKING)
+
+
+@pytest.fixture
+def week(memory):
+    write_turns(memory, TURNS)
+    return memory
+
+
+def test_digest_distils_a_week_into_people_and_domains(week, invoke):
+    journal_before = {p: week.path(p).read_bytes() for p in journal.days(week.root)}
+    result = invoke("digest", "--week", "2026-W10", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["week"] == "2026-W10" and data["turns"] == 4
+    assert data["people"] == ["Alice Martin", "Bob"]
+    assert data["domains"] == ["Cooking", "Pottery"]
+    assert data["notes"] == ["domains/cooking.md", "domains/pottery.md", "people/alice-martin.md", "people/bob.md"]
+    assert git(week.root, "log", "-1", "--format=%s").strip() == "chore(digest): week 2026-W10"
+    assert_clean(week.root)
+    assert {p: week.path(p).read_bytes() for p in journal.days(week.root)} == journal_before
+    alice = week.path("people/alice-martin.md").read_text()
+    assert "name: Alice Martin" in alice
+    assert "- 2026-03-02: I had lunch with Alice Martin today. [[journal/2026/03/2026-03-02#^t091500u" in alice
+    assert "- 2026-03-04: Alice said the glaze cracked; a bob of clay was left. [[journal/2026/03/2026-03-04#^" in alice
+    assert "Next week" not in alice   # 9 March is in the next week
+    bob = week.path("people/bob.md").read_text()
+    assert bob.startswith(BOB)
+    assert bob.count("\n- 2026-03-0") == 2   # asked about the kiln; fixed it (a lower-case "bob" is no name)
+    index = week.path("people/_index.md").read_text()
+    assert "- [[people/alice-martin|Alice Martin]]" in index and "- [[people/bob|Bob]]" in index
+    assert "- [[domains/pottery|Pottery]]" in week.path("domains/_index.md").read_text()
+    assert "Cooking tonight: a risotto." in week.path("domains/cooking.md").read_text()
+    assert [f.to_dict() for f in doctor.doctor(week)] == []
+
+
+def test_every_line_of_the_digest_links_to_its_journal_block(week):
+    result = digest.digest(week, "2026-W10")
+    vault = links.Vault.of(week.root)
+    checked = 0
+    for path in result["notes"]:
+        for link in vault.links(path):
+            assert vault.resolve(link, path).ok, (path, link.raw)
+            checked += link.target.startswith("journal/") and link.block is not None
+    assert checked == result["bullets"] == 6
+
+
+def test_a_second_digest_of_the_same_week_changes_nothing(week):
+    digest.digest(week, "2026-W10")
+    head = git(week.root, "rev-parse", "HEAD")
+    again = digest.digest(week, "2026-W10")
+    assert again["notes"] == [] and again["commit"] is None
+    assert git(week.root, "rev-parse", "HEAD") == head
+
+
+def test_digest_defaults_to_last_week(week, monkeypatch):
+    monkeypatch.setenv("SOUVERAINE_NOW", "2026-03-11T10:00:00+01:00")
+    assert digest.digest(week)["week"] == "2026-W10"
+
+
+def test_a_week_without_journal_is_nothing_to_digest(memory, invoke):
+    result = invoke("digest", "--week", "2026-W01")
+    assert result.exit_code == 0 and result.stdout == "2026-W01: nothing to digest\n"
+    assert_clean(memory.root)
+
+
+@pytest.mark.parametrize("week", ["2026-48", "2026-W54", "last"])
+def test_a_week_that_is_not_an_iso_week_is_refused(invoke, week):
+    result = invoke("digest", "--week", week)
+    assert result.exit_code == 2
+    assert result.stderr == f"souveraine: '{week}' is not an ISO week; give YYYY-Www, e.g. 2026-W48\n"
