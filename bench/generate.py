@@ -5,8 +5,9 @@
 
 A day is one commit, as a life lived with the tool makes it: that day's journal file (turns
 of everyday length, user short, assistant longer, in one to three sessions), the memories
-taken from it (tiered; a few foundational and constitutive, elevated with real ed25519
-signatures from a second "witness" project when the identity engine is there), people and
+taken from it (tiered; 4% elevated to foundational, a tenth of those to constitutive, each
+with a real ed25519 attestation by a second project, "witness", under a covenant this
+memory enters right after its bootstrap), people and
 domain notes that grow with [[wikilinks]] to the turns that mention them, a reflection every 25 messages, inner-voice lines,
 ledger commitments opened and closed, and every 30 days a synthesis in system/synthesized/
 with `through:` (the previous one moves to archive/ unchanged). The files are rendered by
@@ -41,7 +42,7 @@ from souveraine.identity import memories  # noqa: E402
 from souveraine.store import journal, notes  # noqa: E402
 from souveraine.tempos import innervoice, ledger, reflect  # noqa: E402
 
-VERSION = 2                 # bump when what is generated changes shape
+VERSION = 3                 # bump when what is generated changes shape
 CACHE = Path(__file__).resolve().parent / ".cache"
 END = date(2026, 11, 30)
 AUTHOR = ("Bench", "bench@localhost")
@@ -275,7 +276,7 @@ class Life:
         relpath, note = memories.new_note(text, memory_id=memory_id, created=created, source=_link(turn))
         self.count["memories"] += 1
         if rng.randrange(1000) < self.shape.elevated_per_mille and self.signer is not None:
-            tier = "constitutive" if rng.random() < 0.1 else "foundational"
+            tier = "constitutive" if self.count["elevated"] % 10 == 0 else "foundational"
             self.signer.elevate(note, tier, created)
             self.count["elevated"] += 1
         return relpath, notes.dumps(note)
@@ -371,13 +372,47 @@ def _git(root: Path, *args: str, **kwargs) -> subprocess.CompletedProcess:
 
 
 @contextmanager
-def _fixed(seed: int, when: int):
-    """init made deterministic: a seeded project id, a fixed author and date."""
-    rng = random.Random(f"project-{seed}")
+def _fixed(seed: str, when: int, keys: Path):
+    """init and the covenant made deterministic: seeded randomness (project id, key seeds),
+    a fixed author, date and now, and a key folder of the bench's own."""
+    rng = random.Random(seed)
+    stamp = datetime.fromtimestamp(when, timezone.utc).isoformat()
     env = {"GIT_AUTHOR_NAME": AUTHOR[0], "GIT_AUTHOR_EMAIL": AUTHOR[1], "GIT_COMMITTER_NAME": AUTHOR[0],
-           "GIT_COMMITTER_EMAIL": AUTHOR[1], "GIT_AUTHOR_DATE": f"{when} +0000", "GIT_COMMITTER_DATE": f"{when} +0000"}
-    with mock.patch.dict(os.environ, env), mock.patch("uuid.uuid4", lambda: uuid.UUID(int=rng.getrandbits(128), version=4)):
+           "GIT_COMMITTER_EMAIL": AUTHOR[1], "GIT_AUTHOR_DATE": f"{when} +0000", "GIT_COMMITTER_DATE": f"{when} +0000",
+           "SOUVERAINE_NOW": stamp, "XDG_CONFIG_HOME": str(keys)}
+    with mock.patch.dict(os.environ, env), mock.patch("os.urandom", rng.randbytes):
         yield
+
+
+class Signer:
+    """A second project, "witness", whose identity signs elevations here, under a covenant
+    entered in this memory's first commits: real ed25519 signatures that `verify` checks."""
+
+    HANDLE = "witness"
+
+    def __init__(self, root: Path, seed: int, when: int):
+        from souveraine.bootstrap import init
+        from souveraine.identity import covenants, identities, keys
+        from souveraine.store.memory import Memory
+
+        self.keys = root.parent / f"{root.name}-keys"
+        other = root.parent / f"{root.name}-witness"
+        with _fixed(f"witness-{seed}", when, self.keys):
+            card = covenants.parse_card(json.dumps(identities.card(Memory(init(other, identity=self.HANDLE).root))))
+            covenants.add(Memory(root), did=card["did"], keys=card["keys"], project_id=card["project_id"],
+                          handle=self.HANDLE)
+            self.keypair = keys.load(card["did"])
+
+    def elevate(self, note: notes.Note, tier: str, when: datetime) -> None:
+        """The note as `elevate` leaves it: raised, and carrying the witness's attestation."""
+        from souveraine.identity import elevation, witness
+
+        with mock.patch.dict(os.environ, {"SOUVERAINE_NOW": when.isoformat()}):
+            attestation = witness.make(self.keypair, note["id"], tier, note["content_sha256"])
+            elevation._raise_tier(note, tier, {})
+        attestation["covenant"] = self.HANDLE
+        elevation._set_before(note, "attesters", [attestation["attester_did"]], "description")
+        note.body = memories.join(note.body, [attestation])
 
 
 # -- building and caching --------------------------------------------------------------------
@@ -390,11 +425,12 @@ def build(root: Path, shape: Shape, progress=None) -> Built:
 
     end = date.fromisoformat(shape.end)
     first = end - timedelta(days=shape.days - 1)
-    with _fixed(shape.seed, _stamp(first - timedelta(days=1))):
+    before = _stamp(first - timedelta(days=1))
+    with _fixed(f"project-{shape.seed}", before, root.parent / f"{root.name}-keys"):
         init(root, identity="bench", name="bench")
-    files = {p: (root / p).read_text(encoding="utf-8") for p in _git(root, "ls-files").stdout.splitlines()}
-    life = Life(shape, files)
-    life.signer = _signer(root, shape, life)
+    life = Life(shape, {})
+    life.signer = Signer(root, shape.seed, before + 60) if _witnessed() else None
+    life.files.update({p: (root / p).read_text(encoding="utf-8") for p in _git(root, "ls-files").stdout.splitlines()})
     parent = _git(root, "rev-parse", "HEAD").stdout.strip()
     importer = subprocess.Popen(["git", "-C", str(root), "fast-import", "--quiet", "--force"],
                                 stdin=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -404,8 +440,6 @@ def build(root: Path, shape: Shape, progress=None) -> Built:
         first_day = {}
         if n == 0:
             first_day = life.introductions()
-            if life.signer:
-                first_day.update(life.signer.covenant_files())
             life.files.update(first_day)
         changed = {**first_day, **life.day(day)}
         importer.stdin.write(_commit_stream(_message(day, changed), _stamp(day), changed, parent if n == 0 else None))
@@ -424,13 +458,11 @@ def _message(day: date, changed: dict) -> str:
     return f"chore(journal): {day}, with {made} memories" if made else f"chore(journal): {day}"
 
 
-def _signer(root: Path, shape: Shape, life: Life):
-    """The witness who elevates, when the identity engine is there to check its signatures."""
-    try:
-        from bench.witness import Signer
-    except ImportError:
-        return None
-    return Signer(root, shape.seed)
+def _witnessed() -> bool:
+    """Whether the identity engine is there to check elevations (it came after the first benches)."""
+    import importlib.util
+
+    return importlib.util.find_spec("souveraine.identity.witness") is not None
 
 
 def cached(shape: Shape, progress=None, cache: Path = CACHE) -> Built:

@@ -11,7 +11,7 @@ from souveraine.laws.verify import verify
 from souveraine.store.memory import Memory
 from tests.support import ROOT, assert_clean, git
 
-SMALL = generate.Shape(days=10, memories_per_day=4, people=12, synthesis_every=4)
+SMALL = generate.Shape(days=10, memories_per_day=4, people=12, synthesis_every=4, elevated_per_mille=200)
 
 
 @pytest.fixture(scope="module")
@@ -19,18 +19,17 @@ def small(tmp_path_factory):
     return generate.build(tmp_path_factory.mktemp("gen") / "memory", SMALL)
 
 
-def test_one_commit_a_day_after_the_bootstrap(small):
-    assert git(small.root, "rev-list", "--count", "HEAD").strip() == str(SMALL.days + 1)
+def test_one_commit_a_day_after_the_bootstrap_and_the_covenant(small):
+    assert git(small.root, "rev-list", "--count", "HEAD").strip() == str(SMALL.days + 2)
     days = git(small.root, "log", "--format=%s", "HEAD").splitlines()
     assert days[0].startswith(f"chore(journal): {SMALL.end}")
-    assert days[-1] == "feat(init): bootstrap memory"
+    assert days[-2:] == ["feat(covenant): enter covenant with witness", "feat(init): bootstrap memory"]
     assert_clean(small.root)
 
 
 def test_the_same_seed_gives_the_same_memory_and_history(small, tmp_path):
     again = generate.build(tmp_path / "again", SMALL)
-    other = generate.build(tmp_path / "other", generate.Shape(days=10, memories_per_day=4, people=12,
-                                                              synthesis_every=4, seed=2))
+    other = generate.build(tmp_path / "other", generate.Shape(**{**SMALL.__dict__, "seed": 2}))
     assert git(again.root, "rev-parse", "HEAD") == git(small.root, "rev-parse", "HEAD")
     assert git(other.root, "rev-parse", "HEAD^{tree}") != git(small.root, "rev-parse", "HEAD^{tree}")
 
@@ -47,10 +46,30 @@ def test_it_holds_what_a_life_writes(small):
     assert f"through: '{SMALL.end}'" in (small.root / synthesis).read_text()
 
 
+def test_elevated_memories_carry_real_signatures_that_verify(small):
+    texts = [p.read_text() for p in (small.root / "memories").glob("2*.md")]
+    assert small.stats["elevated"] == sum("## Attestations" in t for t in texts) > 1
+    assert sum("tier: constitutive" in t for t in texts) >= 1
+    assert (small.root / "covenants" / "witness.md").exists()
+
+
 def test_every_commit_passes_verify(small):
     report = verify(Memory(small.root))
-    assert report.commits == SMALL.days + 1
+    assert report.commits == SMALL.days + 2
     assert report.breaches == []
+
+
+def test_a_forged_signature_is_a_breach(small, tmp_path):
+    import shutil
+
+    root = tmp_path / "forged"
+    shutil.copytree(small.root, root)
+    elevated = next(p for p in (root / "memories").glob("2*.md") if "## Attestations" in p.read_text())
+    text = elevated.read_text()
+    signature = text.split('"signature": "')[1][:8]
+    elevated.write_text(text.replace(signature, "AAAAAAAA" if signature != "AAAAAAAA" else "BBBBBBBB"))
+    git(root, "-c", "core.hooksPath=/dev/null", "commit", "-qam", "chore(journal): forged")
+    assert [b.rule for b in verify(Memory(root)).breaches] == ["witness"]
 
 
 def test_every_wikilink_resolves(small):
