@@ -118,7 +118,8 @@ def on_memory(run: Runner, built: generate.Built, label: str, work: Path) -> lis
         with open(root / note, "a", encoding="utf-8") as handle:
             handle.write(f"- a line added by the bench, number {n}\n")
 
-    figures = [
+    figures = _rebuild(run, root, label, cli, at)   # first: the index every later figure keeps up to date
+    figures += [
         run.pair("hook-checked git commit", label,
                  lambda n: git("commit", "-q", "-m", f"docs(people): bench line {n}", "--", note),
                  "git commit --no-verify",
@@ -128,8 +129,8 @@ def on_memory(run: Runner, built: generate.Built, label: str, work: Path) -> lis
                  lambda n: cli("persist", "--session", "bench", "--user", f"What about item {n} on the list?",
                                "--assistant", f"I'll follow up on item {n} tomorrow." if n % 4 == 0
                                else f"Item {n} is done; the answer is {n * 7}."),
-                 "python start + git commit --no-verify",
-                 lambda n: ["sh", "-c", f"'{PYTHON}' -c pass && git -C '{root}' commit -q --no-verify "
+                 "python start + git commit (no hooks)",
+                 lambda n: ["sh", "-c", f"'{PYTHON}' -c pass && git -C '{root}' -c core.hooksPath=/dev/null commit -q "
                                         f"-m 'docs(people): bench line {n}' -- {note}"],
                  env=at, before=lambda n: append(n) if n % 2 else None, target="< 150 ms"),
         run.pair("surface", label, lambda n: cli("surface"), "python -c pass", lambda n: [PYTHON, "-c", "pass"],
@@ -155,9 +156,13 @@ def _wake(run: Runner, label: str, cli, at) -> list[Figure]:
                      env=at, target="< 300 ms at 10 years")]
 
 
-def _recall(run: Runner, root: Path, label: str, cli, at, git) -> list[Figure]:
-    slow = max(1, min(3, run.repeat))
+def _rebuild(run: Runner, root: Path, label: str, cli, at) -> list[Figure]:
     grep = lambda n: ["grep", "-r", "-i", "-l", "-F", "zeppelin", *SEARCHED]
+    return [run.pair("full index rebuild", label, lambda n: cli("index", "--rebuild"), "grep -r (same folders)", grep,
+                     cwd=root, env=at, repeat=max(1, min(3, run.repeat)))]
+
+
+def _recall(run: Runner, root: Path, label: str, cli, at, git) -> list[Figure]:
     day = root / "journal" / "bench-turns.md"
     from souveraine.store import journal
 
@@ -172,8 +177,6 @@ def _recall(run: Runner, root: Path, label: str, cli, at, git) -> list[Figure]:
                        check=True, env=run.env, capture_output=True)
 
     return [
-        run.pair("full index rebuild", label, lambda n: cli("index", "--rebuild"), "grep -r (same folders)", grep,
-                 cwd=root, env=at, repeat=slow),
         run.pair("index update after one turn", label, lambda n: cli("index"), "python start + git status",
                  lambda n: ["sh", "-c", f"'{PYTHON}' -c pass && git -C '{root}' status --porcelain"],
                  env=at, before=lambda n: one_turn(n) if n % 2 == 0 else None),
@@ -221,7 +224,8 @@ How each is measured:
   which runs the memory's pre-commit, commit-msg and post-commit hooks, against `--no-verify`
   (which still runs post-commit).
 - **persist per turn**: `souveraine persist --user … --assistant …`, journal, subconscious and
-  commit included; the floor is the interpreter starting plus a hookless `git commit` of a line.
+  commit included; the floor is the interpreter starting plus a `git commit` of a line with no
+  hooks at all.
   Reflect runs inside a persist every 25 messages, so a few runs are slower; the median is the
   common turn.
 - **surface**: `souveraine surface` after the persists above (so something may be pending).
