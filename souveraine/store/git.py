@@ -92,10 +92,9 @@ def commit(root: Path, paths: list[str], message: str, *, author: dict[str, str]
         return None
     env = dict(author or {})
     run(root, "add", "-A", "--", *paths, env=env)
-    if head(root) is not None:
-        changed = run(root, "diff", "--cached", "--quiet", "--", *paths, check=False, env=env)
-        if changed.returncode == 0:
-            return None
+    # Against HEAD, or the empty tree before the first commit: 0 means nothing to commit.
+    if run(root, "diff", "--cached", "--quiet", "--", *paths, check=False, env=env).returncode == 0:
+        return None
     args = ["commit", "-q", "-m", message]
     judged = verify and _judge is not None
     if judged:
@@ -110,7 +109,19 @@ def commit(root: Path, paths: list[str], message: str, *, author: dict[str, str]
         raise refusal(done, "git refused the commit")
     if judged and _after is not None:
         _after(root)
-    return run(root, "rev-parse", "HEAD").stdout.strip()
+    return _loose_head(root) or run(root, "rev-parse", "HEAD").stdout.strip()
+
+
+def _loose_head(root: Path) -> str | None:
+    """HEAD read from .git's files, without a process: a commit has just written its branch
+    as a loose ref. None when it is not that simple (a worktree, a packed ref)."""
+    git_dir = Path(root) / ".git"
+    try:
+        ref = (git_dir / "HEAD").read_text(encoding="ascii").strip()
+        sha = (git_dir / ref[5:]).read_text(encoding="ascii").strip() if ref.startswith("ref: ") else ref
+    except (OSError, UnicodeDecodeError):
+        return None
+    return sha if len(sha) in (40, 64) and all(c in "0123456789abcdef" for c in sha) else None
 
 
 def refusal(done: subprocess.CompletedProcess, fallback: str) -> Refused:
