@@ -9,8 +9,9 @@ taken from it (tiered; 4% elevated to foundational, a tenth of those to constitu
 with a real ed25519 attestation by a second project, "witness", under a covenant this
 memory enters right after its bootstrap), people and
 domain notes that grow with [[wikilinks]] to the turns that mention them, a reflection every 25 messages, inner-voice lines,
-ledger commitments opened and closed, and every 30 days a synthesis in system/synthesized/
-with `through:` (the previous one moves to archive/ unchanged). The files are rendered by
+ledger commitments opened and closed, and at the end of a day that brought the count past 100
+messages, a synthesis in system/synthesized/ with `through:` (the previous one moves to
+archive/ unchanged). The files are rendered by
 the library (store.journal, identity.memories.new_note, store.notes, tempos.ledger,
 tempos.innervoice); git fast-import writes the history in one stream, so ten years of days
 take seconds of git, and every commit passes `souveraine verify`.
@@ -42,7 +43,7 @@ from souveraine.identity import memories  # noqa: E402
 from souveraine.store import journal, notes  # noqa: E402
 from souveraine.tempos import innervoice, ledger, reflect  # noqa: E402
 
-VERSION = 3                 # bump when what is generated changes shape
+VERSION = 4                 # bump when what is generated changes shape
 CACHE = Path(__file__).resolve().parent / ".cache"
 END = date(2026, 11, 30)
 AUTHOR = ("Bench", "bench@localhost")
@@ -70,7 +71,7 @@ class Shape:
     memories_per_day: int = 8        # on average: tens of thousands over ten years
     people: int = 48
     elevated_per_mille: int = 40     # memories raised to foundational (and a tenth of those constitutive)
-    synthesis_every: int = 30        # days
+    synthesis_every: int = 100       # messages, as [archivist] interval says by default
     seed: int = 1
     end: str = END.isoformat()
 
@@ -163,6 +164,7 @@ class Life:
         self.speech = Speech(self.rng, names)
         self.synthesis: str | None = None
         self.synthesized_from: date | None = None
+        self.unsynthesized = 0                              # messages since the last synthesis
         self.open_commitments: list[tuple[date, ledger.Entry]] = []
         self.signer = None
         self.unwitnessed: list[journal.Turn] = []          # spoken turns since the last reflection
@@ -211,8 +213,10 @@ class Life:
             thought = innervoice.Thought(turns[-1].at, rng.choice(("low", "low", "medium")), self.speech.sentence(6, 16))
             self._grow(changed, innervoice.PATH, thought.render() + "\n")
         self._ledger(changed, day, turns)
-        if (day.toordinal() - date.fromisoformat(self.shape.end).toordinal()) % self.shape.synthesis_every == 0:
+        self.unsynthesized += sum(t.role != reflect.ROLE for t in turns)
+        if self.unsynthesized >= self.shape.synthesis_every:
             self._synthesize(changed, day, turns)
+            self.unsynthesized = 0
         self.files.update({p: t for p, t in changed.items() if t is not None})
         for p, t in changed.items():
             if t is None:
