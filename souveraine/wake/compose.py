@@ -12,6 +12,7 @@ import os
 from dataclasses import dataclass, field
 
 from souveraine.errors import NoteError
+from souveraine.identity.memories import describe
 from souveraine.store import notes
 from souveraine.store.memory import Memory
 from souveraine.wake import tiers
@@ -200,9 +201,10 @@ def _file_part(memory: Memory, section: str, relpath: str, view: Viewport, level
     if not view.allows(relpath, _visibility(front)):
         return None
     title, body = _title(body)
-    body = view.clean(demote(body.strip("\n"), level - 1))
+    body = view.clean(body.strip("\n"))
     heading = f"{'#' * level} {title} · `{relpath}`" if title else f"{'#' * level} `{relpath}`"
     data = {"path": relpath, "title": title, "text": body}
+    body = demote(body, level - 1)
     if relpath == STATE:
         data["state"] = _state(memory)
         heading += f"\n\nPhase **{data['state']['phase']}**" + (f", unit `{data['state']['unit']}`" if data["state"]["unit"] else "") + "."
@@ -269,7 +271,13 @@ def inner_voice(memory: Memory, view: Viewport) -> list[Part]:
     if not path.is_file() or not view.allows(INNER_VOICE):
         return []
     count = memory.config["wake"]["inner_voice_lines"]
-    thoughts = innervoice.parse(tail(path, count))[-count:] if count > 0 else []
+    thoughts, lines = [], count
+    while count > 0:
+        text = tail(path, lines)
+        thoughts = innervoice.parse(text)[-count:]
+        if len(thoughts) >= count or text.count("\n") < lines:   # enough, or the whole file
+            break
+        lines *= 4                                                 # blank or stray lines in the tail
     thoughts = [t for t in thoughts if not view.hides(t.text)]
     return [Part("inner_voice", t.render(), t.to_dict(), f"- {t.render()}", CUT_VOICE, len(thoughts) - n)
             for n, t in enumerate(thoughts)]
@@ -278,18 +286,15 @@ def inner_voice(memory: Memory, view: Viewport) -> list[Part]:
 def tail(path, lines: int, block: int = 8192) -> str:
     """The last ``lines`` lines of a file, reading backwards in blocks (its size does not matter)."""
     with open(path, "rb") as handle:
-        handle.seek(0, os.SEEK_END)
-        end = position = handle.tell()
+        end = position = handle.seek(0, os.SEEK_END)
         data = b""
         while position > 0 and data.count(b"\n") <= lines:
             step = min(block, position)
             position -= step
             handle.seek(position)
             data = handle.read(step) + data
-    text = data.decode("utf-8", "replace")
-    if position > 0:
-        text = text.split("\n", 1)[1] if "\n" in text else ""
-    return text if end else ""
+    kept = data.decode("utf-8", "replace").splitlines()[-lines:] if end and lines > 0 else []
+    return "".join(line + "\n" for line in kept)
 
 
 # -- what surfaces now ---------------------------------------------------------------------
@@ -306,7 +311,8 @@ def surfacing(memory: Memory, view: Viewport) -> Part:
                               peek=True)
     lines = [f"- {line}" for line in shown.lines]
     if view.bandwidth != "minimal" and shown.waiting:
-        lines.append(f"- ({shown.waiting} more waiting: `souveraine inbox`)")
+        more = "more " if chosen else ""
+        lines.append(f"- ({shown.waiting} {more}waiting at lower urgency: `souveraine inbox`)")
     data = {"items": [i.to_dict() for i in chosen], "waiting": shown.waiting, "lines": shown.lines}
     return Part("surfacing", "inbox/pending.md", data, "\n".join(lines) or "Nothing is waiting.", CUT_SURFACING)
 
@@ -385,7 +391,8 @@ def on_demand(memory: Memory, view: Viewport) -> list[Part]:
 
 def _entry_line(entry: dict) -> str:
     said = f" — {entry['description']}" if entry["description"] else ""
-    return f"- `{entry['path']}`{said} ({entry['how']})"
+    how = f" ({entry['how']})" if entry["how"] else ""
+    return f"- `{entry['path']}`{said}{how}"
 
 
 def _folder_entries(memory: Memory, folder: str, kind: str) -> list[dict]:
@@ -398,18 +405,19 @@ def _folder_entries(memory: Memory, folder: str, kind: str) -> list[dict]:
         relpath = f"{folder}/{name}"
         if (base / name).is_dir():
             count = sum(1 for e in os.scandir(base / name) if e.name.endswith(".md"))
-            out.append({"path": relpath + "/", "kind": kind, "description": f"{count} note{'s' if count != 1 else ''}",
-                        "how": f"open `{relpath}/`"})
+            if count:
+                out.append({"path": relpath + "/", "kind": kind, "how": "",
+                            "description": f"{count} note{'s' if count != 1 else ''}"})
         elif name.endswith(".md"):
             out.append(_note_entry(memory, relpath, kind))
     if len(children) > ON_DEMAND_CAP:
-        out.append({"path": f"{folder}/", "kind": kind, "description": f"{len(children) - ON_DEMAND_CAP} more",
-                    "how": f"open `{folder}/`"})
+        out.append({"path": f"{folder}/", "kind": kind, "description": f"and {len(children) - ON_DEMAND_CAP} more",
+                    "how": ""})
     return out
 
 
 def _note_entry(memory: Memory, relpath: str, kind: str) -> dict:
-    return {"path": relpath, "kind": kind, "description": _description(memory, relpath), "how": f"open `{relpath}`"}
+    return {"path": relpath, "kind": kind, "description": _description(memory, relpath), "how": ""}
 
 
 def _skills(memory: Memory) -> list[dict]:
@@ -420,8 +428,7 @@ def _skills(memory: Memory) -> list[dict]:
     for name in sorted(os.listdir(base)):
         relpath = f".skills/{name}/SKILL.md"
         if memory.exists(relpath):
-            out.append({"path": relpath, "kind": "skill", "description": _description(memory, relpath),
-                        "how": f"open `{relpath}`"})
+            out.append({"path": relpath, "kind": "skill", "description": _description(memory, relpath), "how": ""})
     return out
 
 
@@ -430,5 +437,5 @@ def _description(memory: Memory, relpath: str) -> str:
         value = notes.peek(memory.path(relpath), "description").get("description", "")
     except (OSError, UnicodeDecodeError, NoteError):   # a broken note still gets its line
         value = ""
-    return " ".join(str(value or "").split())
+    return describe(" ".join(str(value or "").split())) if value else ""
 

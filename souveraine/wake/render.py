@@ -73,9 +73,9 @@ def data(wake: Wake) -> dict:
 
 
 def left_out(parts: list[Part]) -> list[dict]:
-    """One entry per section left out (whole or in part): what, and how to load it."""
+    """One entry per section left out (whole or in part), in the order they went: what, and how to load it."""
     out = []
-    for name in SECTIONS:
+    for name in dict.fromkeys(p.section for p in parts):
         dropped = [p for p in parts if p.section == name]
         if dropped:
             what, how = _notice(name, dropped)
