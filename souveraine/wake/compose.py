@@ -16,6 +16,8 @@ from souveraine.identity.memories import describe
 from souveraine.store import notes
 from souveraine.store.memory import Memory
 from souveraine.wake import tiers
+from souveraine.wake.foundations import foundations as read_foundations
+from souveraine.wake.foundations import read as read_note
 from souveraine.wake.privacy import Viewport
 
 SECTIONS = ("you", "shaped_by", "system", "synthesized", "inner_voice", "surfacing", "memory", "on_demand")
@@ -61,29 +63,21 @@ CUT_RECENT, CUT_VOICE, CUT_SYNTHESIZED, CUT_SYSTEM, CUT_ON_DEMAND, CUT_SURFACING
 
 def parts(memory: Memory, handle: str | None, view: Viewport) -> tuple[str, list[Part]]:
     """The identity's handle and every part of the wake, in document order."""
-    foundations = identity(memory, handle)
+    foundations = read_foundations(memory, handle)
+    lifted = tiers.elevated(memory)
     out = [you(foundations, view)]
-    out += shaped_by(memory, foundations, view)
+    out += shaped_by(memory, foundations, lifted, view)
     out += system(memory, view)
     if view.bandwidth != "minimal":
         out += synthesized(memory, view)
         out += inner_voice(memory, view)
     out.append(surfacing(memory, view))
-    out += recent(memory, view)
+    out += recent(memory, lifted, view)
     out += on_demand(memory, view)
     return (foundations or {}).get("handle", ""), out
 
 
 # -- who you are ---------------------------------------------------------------------------
-
-def identity(memory: Memory, handle: str | None) -> dict | None:
-    """The identity's foundations, or None in a memory that has declared none."""
-    from souveraine.identity import compose, identities
-
-    if not handle and not identities.all_identities(memory):
-        return None
-    return compose.foundations(memory, handle)
-
 
 def you(found: dict | None, view: Viewport) -> Part:
     if found is None:
@@ -108,7 +102,7 @@ def you(found: dict | None, view: Viewport) -> Part:
 
 # -- what shaped you -----------------------------------------------------------------------
 
-def shaped_by(memory: Memory, found: dict | None, view: Viewport) -> list[Part]:
+def shaped_by(memory: Memory, found: dict | None, lifted: dict[str, dict], view: Viewport) -> list[Part]:
     """Constitutive memories (never cut), then foundational ones, each in elevation order.
 
     The identity's own come from its ``shaped_by`` list; memories elevated with no identity
@@ -117,14 +111,14 @@ def shaped_by(memory: Memory, found: dict | None, view: Viewport) -> list[Part]:
     items = list(found["shaped_by"]) if found else []
     known = {item["path"] for item in items}
     bound = {"", found["id"]} if found else {""}
-    lifted = tiers.elevated(memory)
     extra = sorted((info.get("elevated", ""), name) for name, info in lifted.items()
                    if f"{tiers.FOLDER}/{name}" not in known and info.get("identity_id", "") in bound)
     items += [{"path": f"{tiers.FOLDER}/{name}", "tier": lifted[name]["tier"]} for _, name in extra]
     items.sort(key=lambda item: item["tier"] != "constitutive")   # stable: keeps elevation order
+    held = found["notes"] if found else {}
     out = []
     for n, item in enumerate(items):
-        part = _shaping(memory, item, view)
+        part = _shaping(memory, item, held, view)
         if part is None:
             continue
         if item["tier"] != "constitutive":
@@ -133,13 +127,13 @@ def shaped_by(memory: Memory, found: dict | None, view: Viewport) -> list[Part]:
     return out
 
 
-def _shaping(memory: Memory, item: dict, view: Viewport) -> Part | None:
+def _shaping(memory: Memory, item: dict, held: dict, view: Viewport) -> Part | None:
     from souveraine.identity import memories
 
     relpath = item["path"]
-    if not memory.exists(relpath):
+    if relpath not in held and not memory.exists(relpath):
         return None
-    note = notes.read(memory.path(relpath))
+    note = held.get(relpath) or read_note(memory, relpath)
     if not view.allows(relpath, str(note.get("visibility") or "public")):
         return None
     text = view.clean(memories.split(note.body)[0].strip())
@@ -189,53 +183,34 @@ def synthesized(memory: Memory, view: Viewport) -> list[Part]:
     for n, relpath in enumerate(paths):
         part = _file_part(memory, "synthesized", relpath, view, 3)
         if part:
-            part.data["through"] = str(notes.peek(memory.path(relpath), "through").get("through", ""))
             part.cut, part.seq = CUT_SYNTHESIZED, n
             out.append(part)
     return out
 
 
 def _file_part(memory: Memory, section: str, relpath: str, view: Viewport, level: int) -> Part | None:
-    text = memory.read_text(relpath)
-    front, body = split_front(text)
-    if not view.allows(relpath, _visibility(front)):
+    note = read_note(memory, relpath)
+    if not view.allows(relpath, str(note.get("visibility") or "public")):
         return None
-    title, body = _title(body)
+    title, body = _title(note.body)
     body = view.clean(body.strip("\n"))
     heading = f"{'#' * level} {title} · `{relpath}`" if title else f"{'#' * level} `{relpath}`"
     data = {"path": relpath, "title": title, "text": body}
-    body = demote(body, level - 1)
+    if section == "synthesized":
+        data["through"] = str(note.get("through") or "")[:10]
     if relpath == STATE:
-        data["state"] = _state(memory)
-        heading += f"\n\nPhase **{data['state']['phase']}**" + (f", unit `{data['state']['unit']}`" if data["state"]["unit"] else "") + "."
-        if data["state"]["files_touched"]:
-            heading += " Files touched: " + ", ".join(f"`{p}`" for p in data["state"]["files_touched"]) + "."
+        data["state"] = state = _state(note)
+        heading += f"\n\nPhase **{state['phase']}**" + (f", unit `{state['unit']}`" if state["unit"] else "") + "."
+        if state["files_touched"]:
+            heading += " Files touched: " + ", ".join(f"`{p}`" for p in state["files_touched"]) + "."
+    body = demote(body, level - 1)
     return Part(section, relpath, data, f"{heading}\n\n{body}\n" if body else f"{heading}\n")
 
 
-def _state(memory: Memory) -> dict:
-    from souveraine.forks import state
-
-    return state.read(memory).to_dict()
-
-
-def split_front(text: str) -> tuple[str, str]:
-    """The frontmatter block and the body, split on the fences (no YAML parsed)."""
-    text = text.replace("\r\n", "\n").lstrip("\ufeff")
-    if not text.startswith("---\n"):
-        return "", text
-    end = text.find("\n---", 3)
-    if end < 0:
-        return "", text
-    after = text.find("\n", end + 4)
-    return text[4:end], "" if after < 0 else text[after + 1:]
-
-
-def _visibility(front: str) -> str:
-    for line in front.split("\n"):
-        if line.startswith("visibility:"):
-            return line.split(":", 1)[1].strip().strip("'\"")
-    return "public"
+def _state(note: notes.Note) -> dict:
+    files = note.get("files_touched") or []
+    return {"phase": str(note.get("phase") or "idle"), "unit": str(note.get("unit") or ""),
+            "files_touched": [str(p) for p in (files if isinstance(files, list) else [files])]}
 
 
 def _title(body: str) -> tuple[str, str]:
@@ -319,10 +294,10 @@ def surfacing(memory: Memory, view: Viewport) -> Part:
 
 # -- recent memory -------------------------------------------------------------------------
 
-def recent(memory: Memory, view: Viewport) -> list[Part]:
+def recent(memory: Memory, lifted: dict[str, dict], view: Viewport) -> list[Part]:
     """Totals by tier (never cut), then the newest memories by file name, newest first."""
     listed = tiers.names(memory)
-    totals = tiers.totals(memory, listed, tiers.elevated(memory))
+    totals = tiers.totals(listed, lifted)
     md = (f"{totals['all']} memories: {totals['episodic']} episodic, {totals['foundational']} foundational, "
           f"{totals['constitutive']} constitutive.")
     out = [Part("memory", "total", totals, md)]

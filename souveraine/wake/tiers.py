@@ -59,7 +59,7 @@ def elevated(memory: Memory) -> dict[str, dict]:
     return found
 
 
-def totals(memory: Memory, listed: list[str], lifted: dict[str, dict]) -> dict[str, int]:
+def totals(listed: list[str], lifted: dict[str, dict]) -> dict[str, int]:
     present = set(listed)
     counts = {tier: sum(1 for name, info in lifted.items() if info["tier"] == tier and name in present)
               for tier in ELEVATED}
