@@ -3,7 +3,7 @@
     python bench/wake.py [--years 1,10] [--memories-per-year 5000] [--repeat 15]
 
 Each memory has ``years`` × 365 journal days (written through store.journal), about 5,000
-memory files a year (new_note + notes.write; 5% private), an inner voice of 10 lines a day,
+memory files a year (new_note + notes.dumps; 5% private), an inner voice of 10 lines a day,
 an identity shaped by 12 foundational and 4 constitutive memories (elevated through the
 real API, witnessed by an outsider's key), a synthesis and an inbox. Written once, in a few
 commits, and cached under bench/.cache keyed by the parameters.
@@ -59,7 +59,7 @@ def build(root: Path, years: int, per_year: int, seed: int) -> None:
         day = start + timedelta(days=n * days // total)
         created = datetime.combine(day, datetime.min.time(), timezone.utc) + timedelta(minutes=n % 1440)
         relpath, note = _note(rng, created, n)
-        notes.write(memory.path(relpath), note)
+        memory.path(relpath).write_text(notes.dumps(note), encoding="utf-8")   # a cache: no fsync per file
     path = memory.path("system/metacognition/subconscious.md")
     path.write_text(path.read_text(encoding="utf-8") + "\n".join(voice) + "\n", encoding="utf-8")
     git.commit(memory.root, ["journal", "memories", "system/metacognition/subconscious.md"],
