@@ -35,10 +35,10 @@ def wake_cmd(memory, handle, model, bandwidth, fmt, as_json, budget_tokens, shar
         souveraine wake --model small --bandwidth low --shared
         souveraine wake --json | jq '.budget'
     """
-    from souveraine.wake import render, wake
+    from souveraine.wake import wake
 
     result = wake(memory, identity=handle, model=model, bandwidth=bandwidth, budget_tokens=budget_tokens, shared=shared)
     if as_json or fmt == "json":
-        emit(render.data(result), True)
+        emit(result.to_dict(), True)
     else:
-        click.echo(render.markdown(result), nl=False)
+        click.echo(result.markdown(), nl=False)

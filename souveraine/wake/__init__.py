@@ -1,14 +1,14 @@
 """wake: the context document read at every session start, within the model's budget.
 
-``wake(memory, ...)`` returns a Wake; ``render.markdown`` and ``render.data`` give the
-document and its JSON. See docs/WAKE.md.
+``wake(memory, ...)`` returns a Wake; its ``markdown()`` is the document and its
+``to_dict()`` the same content as data. See docs/WAKE.md.
 """
 
 from souveraine.errors import UsageError
 from souveraine.store import tokens
 from souveraine.store.memory import Memory
 from souveraine.wake import budget, compose, render
-from souveraine.wake.compose import Wake
+from souveraine.wake.document import Wake
 from souveraine.wake.privacy import viewport
 
 
@@ -23,10 +23,3 @@ def wake(memory: Memory, identity: str | None = None, model: str | None = None, 
     document = Wake(handle, physics["name"], bandwidth, shared, budget.limit(physics, budget_tokens), parts)
     return budget.fit(document, lambda w: tokens.for_model(render.markdown(w), physics))
 
-
-def markdown(memory: Memory, **options) -> str:
-    return render.markdown(wake(memory, **options))
-
-
-def data(memory: Memory, **options) -> dict:
-    return render.data(wake(memory, **options))

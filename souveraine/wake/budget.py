@@ -8,7 +8,7 @@ wake is refused with what to do.
 from typing import Callable
 
 from souveraine.errors import Refused
-from souveraine.wake.compose import Wake
+from souveraine.wake.document import Wake
 
 
 def limit(model: dict, budget: int | None = None) -> int:

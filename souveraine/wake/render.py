@@ -4,7 +4,7 @@ Both carry the same parts; neither holds a clock time, so the same memory gives 
 bytes. The JSON schema is documented in docs/WAKE.md and versioned by ``schema``.
 """
 
-from souveraine.wake.compose import SECTIONS, Part, Wake
+from souveraine.wake.document import SECTIONS, Part, Wake
 
 SCHEMA = "souveraine-wake/1"
 TITLES = {

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from souveraine.wake import compose
+from souveraine.wake import now
 from tests.support import assert_clean
 from tests.wake.conftest import CONSTITUTIVE_TEXT, PRIVATE_TEXT, SECRET_FILE, SECRET_PHRASE
 
@@ -219,6 +219,6 @@ def test_a_memory_without_identity_still_wakes(tmp_path, runner):
 def test_tail_reads_the_end_of_a_long_file(tmp_path):
     path = tmp_path / "voice.md"
     path.write_text("".join(f"line {n}\n" for n in range(5000)))
-    assert compose.tail(path, 3, block=64).splitlines() == ["line 4997", "line 4998", "line 4999"]
+    assert now.tail(path, 3, block=64).splitlines() == ["line 4997", "line 4998", "line 4999"]
     path.write_text("only\n")
-    assert compose.tail(path, 3).splitlines() == ["only"]
+    assert now.tail(path, 3).splitlines() == ["only"]
