@@ -10,7 +10,7 @@ commits, and cached under bench/.cache keyed by the parameters.
 
 Printed: `souveraine wake` (the real binary) beside `python -c pass` and `souveraine
 --version` in the same run, medians interleaved; the library call alone; the first wake
-after the tier cache is gone (its rebuild) and after one new memory (its incremental
+after the catalog cache is gone (its rebuild) and after one new memory (its incremental
 update); and the ratio 10 years / 1 year.
 """
 
@@ -142,12 +142,12 @@ def library_ms(root: Path, repeat: int) -> float:
 
 
 def cache_cases(root: Path) -> dict[str, float]:
-    """The first wake with no tier cache (a full rebuild), then after one new memory (incremental)."""
+    """The first wake with no catalog cache (a full rebuild), then after one new memory (incremental)."""
     from souveraine.identity import memories
-    from souveraine.wake import tiers, wake
+    from souveraine.wake import catalog, wake
 
     memory = Memory(root)
-    (memory.cache / tiers.CACHE).unlink(missing_ok=True)
+    (memory.cache / catalog.CACHE).unlink(missing_ok=True)
     started = time.perf_counter()
     wake(memory)
     cold = time.perf_counter() - started
@@ -188,7 +188,7 @@ def main() -> None:
         cases = cache_cases(roots[y])
         detail.append((f"{y}y", f"{days:,}", f"{files:,}", ms(library_ms(roots[y], args.repeat)),
                        ms(cases["cold"]), ms(cases["incremental"])))
-    print(table(detail, ("memory", "journal days", "memories", "wake() in-process", "no tier cache", "after one new memory")))
+    print(table(detail, ("memory", "journal days", "memories", "wake() in-process", "no catalog cache", "after one new memory")))
     if len(sizes) >= 2:
         small, large = min(sizes), max(sizes)
         ratio = medians[f"wake {large}y"] / medians[f"wake {small}y"]

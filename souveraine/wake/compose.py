@@ -7,7 +7,7 @@ memories in order, recent memories come from file names, the inner voice from it
 """
 
 from souveraine.store.memory import Memory
-from souveraine.wake import tiers
+from souveraine.wake.catalog import FOLDER, Catalog, catalog
 from souveraine.wake.document import CUT_FOUNDATIONAL, Part
 from souveraine.wake.foundations import foundations as read_foundations
 from souveraine.wake.foundations import read as read_note
@@ -20,15 +20,15 @@ from souveraine.wake.privacy import Viewport
 def parts(memory: Memory, handle: str | None, view: Viewport) -> tuple[str, list[Part]]:
     """The identity's handle and every part of the wake, in document order."""
     foundations = read_foundations(memory, handle)
-    lifted = tiers.elevated(memory)
+    shelf = catalog(memory)
     out = [you(foundations, view)]
-    out += shaped_by(memory, foundations, lifted, view)
+    out += shaped_by(memory, foundations, shelf, view)
     out += system(memory, view)
     if view.bandwidth != "minimal":
         out += synthesized(memory, view)
         out += inner_voice(memory, view)
     out.append(surfacing(memory, view))
-    out += recent(memory, lifted, view)
+    out += recent(memory, shelf, view)
     out += on_demand(memory, view)
     return (foundations or {}).get("handle", ""), out
 
@@ -58,7 +58,7 @@ def you(found: dict | None, view: Viewport) -> Part:
 
 # -- what shaped you -----------------------------------------------------------------------
 
-def shaped_by(memory: Memory, found: dict | None, lifted: dict[str, dict], view: Viewport) -> list[Part]:
+def shaped_by(memory: Memory, found: dict | None, shelf: Catalog, view: Viewport) -> list[Part]:
     """Constitutive memories (never cut), then foundational ones, each in elevation order.
 
     The identity's own come from its ``shaped_by`` list; memories elevated with no identity
@@ -67,9 +67,9 @@ def shaped_by(memory: Memory, found: dict | None, lifted: dict[str, dict], view:
     items = list(found["shaped_by"]) if found else []
     known = {item["path"] for item in items}
     bound = {"", found["id"]} if found else {""}
-    extra = sorted((info.get("elevated", ""), name) for name, info in lifted.items()
-                   if f"{tiers.FOLDER}/{name}" not in known and info.get("identity_id", "") in bound)
-    items += [{"path": f"{tiers.FOLDER}/{name}", "tier": lifted[name]["tier"]} for _, name in extra]
+    extra = sorted((info.get("elevated", ""), name) for name, info in shelf.elevated.items()
+                   if f"{FOLDER}/{name}" not in known and info.get("identity_id", "") in bound)
+    items += [{"path": f"{FOLDER}/{name}", "tier": shelf.elevated[name]["tier"]} for _, name in extra]
     items.sort(key=lambda item: item["tier"] != "constitutive")   # stable: keeps elevation order
     held = found["notes"] if found else {}
     out = []

@@ -4,12 +4,11 @@ The inner voice is read from the end of its file; recent memory from the newest 
 in memories/ (they start with the creation date) and the first lines of those files only.
 """
 
-import heapq
 import os
 
 from souveraine.store import notes
 from souveraine.store.memory import Memory
-from souveraine.wake import tiers
+from souveraine.wake.catalog import FOLDER, Catalog
 from souveraine.wake.document import CUT_RECENT, CUT_SURFACING, CUT_VOICE, Part
 from souveraine.wake.privacy import Viewport
 
@@ -72,42 +71,40 @@ def surfacing(memory: Memory, view: Viewport) -> Part:
 
 # -- recent memory -------------------------------------------------------------------------
 
-def recent(memory: Memory, lifted: dict[str, dict], view: Viewport) -> list[Part]:
-    """Totals by tier (never cut), then the newest memories by file name, newest first."""
-    listed = tiers.names(memory)
-    totals = tiers.totals(listed, lifted)
+def recent(memory: Memory, shelf: Catalog, view: Viewport) -> list[Part]:
+    """Totals by tier (never cut), then the newest memories, newest first."""
+    totals = shelf.totals()
     md = (f"{totals['all']} memories: {totals['episodic']} episodic, {totals['foundational']} foundational, "
           f"{totals['constitutive']} constitutive.")
     out = [Part("memory", "total", totals, md)]
     if view.bandwidth == "minimal":
         return out
-    for n, item in enumerate(newest(memory, listed, memory.config["wake"]["recent_items"], view)):
+    for n, item in enumerate(newest(memory, shelf.newest, memory.config["wake"]["recent_items"], view)):
         line = (f"- {item['created'][:10]} · {item['tier']} · {item['description']} · "
                 f"[[{item['path'].removesuffix('.md')}]]")
         out.append(Part("memory", item["path"], item, line, CUT_RECENT, n))
     return out
 
 
-def newest(memory: Memory, listed: list[str], count: int, view: Viewport) -> list[dict]:
-    """The ``count`` newest memories this viewport may see (names start with their date)."""
-    if count <= 0 or not listed:
-        return []
-    want = count
-    while True:
-        top = heapq.nlargest(want, listed)
-        # Names of the oldest day kept may continue below the cut: take that whole day.
-        day = top[-1][:10]
-        chosen = sorted(({n for n in listed if n[:10] >= day} if len(top) == want else set(top)), reverse=True)
-        items = [i for i in (_recent_item(memory, name) for name in chosen) if view.allows(i["path"], i["visibility"])]
-        items = [i for i in items if not view.hides(i["description"])]
-        items.sort(key=lambda i: (i["created"], i["path"]), reverse=True)
-        if len(items) >= count or len(top) < want:
-            return items[:count]
-        want *= 2
+def newest(memory: Memory, names: list[str], count: int, view: Viewport) -> list[dict]:
+    """The ``count`` newest memories this viewport may see, from names given newest first.
+
+    Names order days, not times within a day, so the day of the last one taken is read whole.
+    """
+    items, day = [], None
+    for name in names:
+        if len(items) >= count and name[:10] != day:
+            break
+        item = _recent_item(memory, name)
+        if view.allows(item["path"], item["visibility"]) and not view.hides(item["description"]):
+            items.append(item)
+            day = name[:10]
+    items.sort(key=lambda i: (i["created"], i["path"]), reverse=True)
+    return items[:count]
 
 
 def _recent_item(memory: Memory, name: str) -> dict:
-    relpath = f"{tiers.FOLDER}/{name}"
+    relpath = f"{FOLDER}/{name}"
     meta = notes.peek(memory.path(relpath), "id", "tier", "created", "visibility", "description")
     return {"id": str(meta.get("id", "")), "path": relpath, "created": str(meta.get("created", name[:10])),
             "tier": str(meta.get("tier", "episodic")), "visibility": str(meta.get("visibility", "public")),
