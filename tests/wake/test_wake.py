@@ -201,7 +201,7 @@ def test_a_fresh_memory_wakes_small(invoke, memory):
     assert result.exit_code == 0
     data = json.loads(result.stdout)
     assert data["identity"] == "ada" and data["shaped_by"] == [] and data["memory"]["total"]["all"] == 0
-    assert data["budget"]["used"] < 3000
+    assert data["budget"]["used"] < 1500
     assert headings(invoke("wake").stdout) == ["Who you are", "Pinned", "Surfacing now", "Recent memory", "On demand"]
     assert_clean(memory.root)
 
