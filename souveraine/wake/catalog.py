@@ -8,7 +8,7 @@ the folder moves it). When the mtime moved, the git tree of memories/ at HEAD de
 another tree, ``git diff-tree`` names the files added, changed or deleted since, and only
 those are read; the same tree, nothing committed changed, and git is asked again at the
 next wake (a file written and not yet committed). With no usable cache the
-folder is listed once and ``git grep`` finds the elevated candidates. Uncommitted files
+committed tree is listed once and ``git grep`` finds the elevated candidates. Uncommitted files
 count once committed, as every tool commits its own.
 """
 
@@ -77,7 +77,7 @@ def head(path) -> dict[str, str]:
 
 
 def _rebuilt(memory: Memory, tree: str | None) -> dict:
-    names = _listed(memory)
+    names = _committed(memory, tree) if tree else _listed(memory)
     candidates = _grepped(memory)
     return {"count": len(names), "elevated": _lifted(memory, names if candidates is None else candidates),
             "newest": heapq.nlargest(KEEP, names)}
@@ -116,6 +116,12 @@ def _lifted(memory: Memory, names) -> dict[str, dict]:
         if info.get("tier") in ELEVATED:
             found[name] = info
     return found
+
+
+def _committed(memory: Memory, tree: str) -> list[str]:
+    """The names in the committed tree, so a rebuilt catalog equals an updated one."""
+    done = git.run(memory.root, "ls-tree", "-z", "--name-only", tree, check=False)
+    return [n for n in done.stdout.split("\0") if _is_memory(n)] if done.returncode == 0 else _listed(memory)
 
 
 def _listed(memory: Memory) -> list[str]:

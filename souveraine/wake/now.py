@@ -6,6 +6,7 @@ in memories/ (they start with the creation date) and the first lines of those fi
 
 import os
 
+from souveraine.errors import NoteError
 from souveraine.store import notes
 from souveraine.store.memory import Memory
 from souveraine.wake.catalog import FOLDER, Catalog
@@ -96,16 +97,19 @@ def newest(memory: Memory, names: list[str], count: int, view: Viewport) -> list
         if len(items) >= count and name[:10] != day:
             break
         item = _recent_item(memory, name)
-        if view.allows(item["path"], item["visibility"]) and not view.hides(item["description"]):
+        if item is not None and view.allows(item["path"], item["visibility"]) and not view.hides(item["description"]):
             items.append(item)
             day = name[:10]
     items.sort(key=lambda i: (i["created"], i["path"]), reverse=True)
     return items[:count]
 
 
-def _recent_item(memory: Memory, name: str) -> dict:
+def _recent_item(memory: Memory, name: str) -> dict | None:
     relpath = f"{FOLDER}/{name}"
-    meta = notes.peek(memory.path(relpath), "id", "tier", "created", "visibility", "description")
+    try:
+        meta = notes.peek(memory.path(relpath), "id", "tier", "created", "visibility", "description")
+    except (OSError, UnicodeDecodeError, NoteError):   # deleted and not committed yet, or unreadable
+        return None
     return {"id": str(meta.get("id", "")), "path": relpath, "created": str(meta.get("created", name[:10])),
             "tier": str(meta.get("tier", "episodic")), "visibility": str(meta.get("visibility", "public")),
             "description": " ".join(str(meta.get("description", "")).split())}

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from souveraine.wake import now
+from souveraine.wake import catalog, now
 from tests.support import assert_clean
 from tests.wake.conftest import CONSTITUTIVE_TEXT, PRIVATE_TEXT, SECRET_FILE, SECRET_PHRASE
 
@@ -59,8 +59,11 @@ def test_inner_voice_tail_recent_memory_and_totals(wake):
     assert data["synthesized"][0]["through"] == "2026-02-07"
 
 
-def test_two_runs_are_byte_identical(wake):
+def test_two_runs_are_byte_identical(wake, lived):
     assert wake().stdout_bytes == wake().stdout_bytes
+    cached = wake().stdout_bytes
+    (lived.cache / catalog.CACHE).unlink()
+    assert wake().stdout_bytes == cached                 # a rebuilt catalog gives the same bytes
     assert wake("--json").stdout_bytes == wake("--json").stdout_bytes
     assert wake("--bandwidth", "low", "--shared").stdout_bytes == wake("--bandwidth", "low", "--shared").stdout_bytes
 
