@@ -96,9 +96,9 @@ def _shaping(memory: Memory, item: dict, held: dict, view: Viewport) -> Part | N
     data = {"id": str(note.get("id", "")), "path": relpath, "tier": str(note.get("tier", "")),
             "created": str(note.get("created", ""))[:10], "elevated": str(note.get("elevated", ""))[:10],
             "attesters": [str(a) for a in note.get("attesters") or []], "text": text}
-    witnesses = ", ".join(f"`{d}`" for d in data["attesters"]) or "no witness"
+    witnesses = ("witnessed by " + ", ".join(f"`{d}`" for d in data["attesters"])) if data["attesters"] else "not witnessed"
     quoted = "\n".join(f"> {line}" if line else ">" for line in text.split("\n"))
-    md = (f"- **{data['tier']}** · {data['created']} (elevated {data['elevated']}) · witnessed by {witnesses}"
+    md = (f"- **{data['tier']}** · {data['created']} (elevated {data['elevated']}) · {witnesses}"
           f" · [[{relpath.removesuffix('.md')}]]\n\n{quoted}\n")
     return Part("shaped_by", relpath, data, md)
 
