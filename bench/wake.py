@@ -144,7 +144,8 @@ def library_ms(root: Path, repeat: int) -> float:
 def cache_cases(root: Path) -> dict[str, float]:
     """The first wake with no catalog cache (a full rebuild), then after one new memory (incremental)."""
     from souveraine.identity import memories
-    from souveraine.wake import catalog, wake
+    from souveraine.identity import catalog
+    from souveraine.wake import wake
 
     memory = Memory(root)
     (memory.cache / catalog.CACHE).unlink(missing_ok=True)

@@ -7,7 +7,7 @@ memories in order, recent memories come from file names, the inner voice from it
 """
 
 from souveraine.store.memory import Memory
-from souveraine.wake.catalog import FOLDER, Catalog, catalog
+from souveraine.identity.catalog import FOLDER, Catalog, catalog
 from souveraine.wake.document import CUT_FOUNDATIONAL, Part
 from souveraine.wake.foundations import foundations as read_foundations
 from souveraine.wake.foundations import read as read_note

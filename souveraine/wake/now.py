@@ -9,7 +9,7 @@ import os
 from souveraine.errors import NoteError
 from souveraine.store import notes
 from souveraine.store.memory import Memory
-from souveraine.wake.catalog import FOLDER, Catalog
+from souveraine.identity.catalog import FOLDER, Catalog
 from souveraine.wake.document import CUT_RECENT, CUT_SURFACING, CUT_VOICE, Part
 from souveraine.wake.privacy import Viewport
 

@@ -5,7 +5,8 @@ import re
 
 import pytest
 
-from souveraine.wake import catalog, now
+from souveraine.identity import catalog
+from souveraine.wake import now
 from tests.support import assert_clean
 from tests.wake.conftest import CONSTITUTIVE_TEXT, PRIVATE_TEXT, SECRET_FILE, SECRET_PHRASE
 

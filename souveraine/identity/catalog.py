@@ -1,4 +1,6 @@
-"""What a wake needs of memories/ without listing it: how many, the elevated few, the newest.
+"""The memories/ catalog, without listing the folder: how many, the elevated few, the newest.
+
+Wake, status and context pressure read it.
 
 Listing a folder of 50,000 files alone costs 50–100 ms, so the answer is kept in a
 rebuildable cache, ``.souveraine/wake-memories.json``: the count, the elevated memories'

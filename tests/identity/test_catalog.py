@@ -5,7 +5,7 @@ import os
 
 from souveraine.identity import memories
 from souveraine.store import notes
-from souveraine.wake import catalog
+from souveraine.identity import catalog
 
 
 def add(memory, text, tier="episodic", day="2026-03-01"):
