@@ -44,7 +44,8 @@ class Figure:
 
     def row(self) -> tuple:
         ratio = self.median / self.floor if self.floor else float("nan")
-        return (self.path, self.memory, _time(self.median), self.floor_name, _time(self.floor), f"{ratio:.2f}x",
+        return (self.path, self.memory, _time(self.median), self.floor_name, _time(self.floor),
+                f"{ratio:.2f}x" if ratio == ratio else "—",
                 _time(self.median - self.floor), f"{self.peak_mb:.0f}", self.target)
 
 
@@ -82,6 +83,13 @@ class Runner:
              floor: Callable[[int], list[str]], *, cwd: Path | None = None, env: Callable[[int], dict] | None = None,
              before: Callable[[int], None] | None = None, repeat: int | None = None, target: str = "") -> Figure:
         """The medians of ``measured(n)`` and ``floor(n)`` run in turn; ``before(n)`` (untimed) readies each run."""
+        try:
+            return self._pair(name, memory, measured, floor_name, floor, cwd, env, before, repeat, target)
+        except SystemExit as failed:            # one path failing leaves the others' figures standing
+            print(f"  {name}: {failed}", file=sys.stderr)
+            return Figure(name, memory, float("nan"), floor_name, float("nan"), 0.0, f"FAILED: {str(failed)[:160]}")
+
+    def _pair(self, name, memory, measured, floor_name, floor, cwd, env, before, repeat, target) -> Figure:
         times, floors, peak = [], [], 0.0
         for n in range(1 + (repeat or self.repeat)):
             for argv, into in ((measured, times), (floor, floors)):
@@ -240,6 +248,8 @@ How each is measured:
 
 
 def _time(seconds: float) -> str:
+    if seconds != seconds:
+        return "—"
     return f"{seconds * 1000:.0f} ms" if abs(seconds) < 10 else f"{seconds:.1f} s"
 
 

@@ -5,7 +5,7 @@
 
 A day is one commit, as a life lived with the tool makes it: that day's journal file (turns
 of everyday length, user short, assistant longer, in one to three sessions), the memories
-taken from it (tiered; 4% elevated to foundational, a tenth of those to constitutive, each
+taken from it (tiered; 4% elevated to foundational, one in a hundred of those to constitutive, each
 with a real ed25519 attestation by a second project, "witness", under a covenant this
 memory enters right after its bootstrap), people and
 domain notes that grow with [[wikilinks]] to the turns that mention them, a reflection every 25 messages, inner-voice lines,
@@ -43,10 +43,11 @@ from souveraine.identity import memories  # noqa: E402
 from souveraine.store import journal, notes  # noqa: E402
 from souveraine.tempos import innervoice, ledger, reflect  # noqa: E402
 
-VERSION = 4                 # bump when what is generated changes shape
+VERSION = 5                 # bump when what is generated changes shape
 CACHE = Path(__file__).resolve().parent / ".cache"
 END = date(2026, 11, 30)
 AUTHOR = ("Bench", "bench@localhost")
+CONSTITUTIVE_EVERY = 100   # elevations: a handful of constitutive memories a decade, each in every wake
 REFLECT_EVERY = 25          # messages, as [reflection] message_interval says by default
 
 COMMON = ("the a and to of I you it is that in we for this on was with my but be have not are so just "
@@ -280,7 +281,7 @@ class Life:
         relpath, note = memories.new_note(text, memory_id=memory_id, created=created, source=_link(turn))
         self.count["memories"] += 1
         if rng.randrange(1000) < self.shape.elevated_per_mille and self.signer is not None:
-            tier = "constitutive" if self.count["elevated"] % 10 == 0 else "foundational"
+            tier = "constitutive" if self.count["elevated"] % CONSTITUTIVE_EVERY == 0 else "foundational"
             self.signer.elevate(note, tier, created)
             self.count["elevated"] += 1
         return relpath, notes.dumps(note)
