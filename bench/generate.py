@@ -5,7 +5,7 @@
 
 A day is one commit, as a life lived with the tool makes it: that day's journal file (turns
 of everyday length, user short, assistant longer, in one to three sessions), the memories
-taken from it (tiered; 4% elevated to foundational, one in a hundred of those to constitutive, each
+taken from it (tiered; 0.4% elevated to foundational, one in twenty of those to constitutive, each
 with a real ed25519 attestation by a second project, "witness", under a covenant this
 memory enters right after its bootstrap), people and
 domain notes that grow with [[wikilinks]] to the turns that mention them, a reflection every 25 messages, inner-voice lines,
@@ -43,11 +43,11 @@ from souveraine.identity import memories  # noqa: E402
 from souveraine.store import journal, notes  # noqa: E402
 from souveraine.tempos import innervoice, ledger, reflect  # noqa: E402
 
-VERSION = 5                 # bump when what is generated changes shape
+VERSION = 6                 # bump when what is generated changes shape
 CACHE = Path(__file__).resolve().parent / ".cache"
 END = date(2026, 11, 30)
 AUTHOR = ("Bench", "bench@localhost")
-CONSTITUTIVE_EVERY = 100   # elevations: a handful of constitutive memories a decade, each in every wake
+CONSTITUTIVE_EVERY = 20    # elevations: a handful of constitutive memories a decade, each in every wake
 REFLECT_EVERY = 25          # messages, as [reflection] message_interval says by default
 
 COMMON = ("the a and to of I you it is that in we for this on was with my but be have not are so just "
@@ -71,7 +71,7 @@ class Shape:
     turns_per_day: int = 40          # on average; a day has between half and one and a half times it
     memories_per_day: int = 8        # on average: tens of thousands over ten years
     people: int = 48
-    elevated_per_mille: int = 40     # memories raised to foundational (and a tenth of those constitutive)
+    elevated_per_mille: int = 4      # memories raised (each needs a witness's signature): ~120 in ten years
     synthesis_every: int = 100       # messages, as [archivist] interval says by default
     seed: int = 1
     end: str = END.isoformat()
