@@ -163,23 +163,22 @@ def after_commit(root: Path) -> None:
     """For the post-commit hook: bring an existing index up to date; never raise, never build one."""
     try:
         memory = Memory(root)
-        if location(memory).exists() and not _one_commit_on(memory):
+        if location(memory).exists() and not _committed_since(memory):
             refresh(memory)
     except Exception:  # a cache must never fail a commit
         pass
 
 
-def _one_commit_on(memory: Memory) -> bool:
-    """When the index was true for HEAD's parent, read only what the commit changed (and what
-    it knew was dirty), without `git status` over the work tree — that scan costs 100 ms at
-    ten years, and the next recall makes it anyway. False when this shortcut does not apply."""
+def _committed_since(memory: Memory) -> bool:
+    """Read what the commits since the index's own changed (and what it knew was dirty),
+    without `git status` over the work tree: that scan costs 100 ms at ten years, and the
+    next recall makes it anyway. False when the index's commit is gone or unknown."""
     conn = connect(location(memory))
     try:
-        meta = _meta(conn)
-        heads = git.run(memory.root, "rev-list", "--max-count=2", "--first-parent", "HEAD", check=False).stdout.split()
-        if meta.get("schema") != SCHEMA or len(heads) != 2 or meta.get("commit") != heads[1]:
+        meta, head = _meta(conn), git.head(memory.root)
+        if meta.get("schema") != SCHEMA or not meta.get("commit") or not head:
             return False
-        changed = _changed(memory.root, heads[1], heads[0])
+        changed = _changed(memory.root, meta["commit"], head)
         if changed is None:
             return False
         conn.execute("BEGIN IMMEDIATE")
@@ -188,10 +187,9 @@ def _one_commit_on(memory: Memory) -> bool:
                 conn.execute("ROLLBACK")
                 return False
             known = set(meta.get("dirty", []))
-            read = _apply(memory, conn, sorted(changed | known), Update("incremental", commit=heads[0]),
-                          skip_unchanged=True)
+            read = _apply(memory, conn, sorted(changed | known), Update("incremental", commit=head), skip_unchanged=True)
             _index_texts(conn, read)
-            _set_meta(conn, {"commit": heads[0], "dirty": sorted(known | set(read))})
+            _set_meta(conn, {"commit": head, "dirty": sorted(known | set(read))})
             conn.execute("COMMIT")
         except BaseException:
             if conn.in_transaction:

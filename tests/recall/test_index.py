@@ -137,8 +137,9 @@ def test_after_commit_refreshes_an_index_and_never_raises(memory, no_after_commi
     index.after_commit(memory.root)
 
 
-def test_after_one_commit_only_its_files_are_read_and_a_later_edit_is_still_caught(seeded, no_after_commit, say,
-                                                                                     monkeypatch):
+def test_after_a_commit_only_committed_files_are_read_and_a_later_edit_is_still_caught(seeded, no_after_commit, say,
+                                                                                      monkeypatch):
+    say(("2026-11-29T08:00:00", "user", "The quay was busy."))           # a commit the index missed
     say(("2026-11-30T08:00:00", "user", "The harbour was foggy."))
     (seeded.root / "people" / "clara.md").write_text("Clara moved to Porto.\n")      # edited, not committed
     with monkeypatch.context() as patched:
@@ -146,6 +147,7 @@ def test_after_one_commit_only_its_files_are_read_and_a_later_edit_is_still_caug
         index.after_commit(seeded.root)
     assert index.status(seeded)["commit"] == git(seeded.root, "rev-parse", "HEAD").strip()
     assert found(seeded, "foggy harbour") == {"journal/2026/11/2026-11-30.md"}
+    assert found(seeded, "busy quay") == {"journal/2026/11/2026-11-29.md"}
     assert "people/clara.md" in found(seeded, "Porto")                                  # recall's own check
     same_as_rebuild(seeded)
 
