@@ -23,6 +23,7 @@ runs after the commit — and after the command that made it — never before, a
 never fail it.
 """
 
+import os
 import re
 import subprocess
 import sys
@@ -149,6 +150,9 @@ def after_commit(root) -> None:
     log.parent.mkdir(parents=True, exist_ok=True)
     env = git.sealed_env(memory.root)
     env.pop("GIT_CEILING_DIRECTORIES", None)
+    # The delivery imports this very package, wherever it was imported from.
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(Path(__file__).resolve().parents[2]),
+                                                    env.get("PYTHONPATH", "")) if p)
     with open(log, "ab") as out:
         subprocess.Popen([sys.executable, "-m", "souveraine.agents.delivery", str(memory.root), sha],
                          stdin=subprocess.DEVNULL, stdout=out, stderr=out, env=env,

@@ -137,7 +137,8 @@ def tool_remember(memory: Memory, text: str, identity: str | None = None, key: s
     """Remember a fact as one episodic memory (one commit); returns its id."""
     from souveraine.identity import memories
 
-    return memories.remember(memory, text, identity=identity, key=key, visibility=visibility, source=source)
+    bound = {"identity": identity} if identity else {}
+    return memories.remember(memory, text, key=key, visibility=visibility, source=source, **bound)
 
 
 def tool_elevate(memory: Memory, memory_id: str, tier: Literal["foundational", "constitutive"],
@@ -147,8 +148,10 @@ def tool_elevate(memory: Memory, memory_id: str, tier: Literal["foundational", "
     """Raise a memory to foundational or constitutive with the patch it makes to its identity.
     Constitutive needs attestations: JSON objects a witness of another project made with
     'souveraine witness sign' (never a private key). One commit."""
-    from souveraine.identity import elevation, witness
-
+    try:
+        from souveraine.identity import elevation, witness
+    except ImportError:
+        raise UsageError("elevate is not part of this installation yet", code="unavailable") from None
     patch = {"register_append": register_append, "walls_add": list(walls or []),
              "walls_deprecate": list(deprecate_walls or []), "subagents_add": list(subagents or []),
              "wake_text_append": wake_text}

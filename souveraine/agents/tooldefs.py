@@ -20,7 +20,7 @@ PREFIX = "souveraine_"
 EXCLUDED = {"hook", "mcp", "tools", "integrate", "schedule run", "init"}
 # Parameters every tool shares through the runner, or that make no sense in a tool call.
 SHARED = {"memory_path", "as_json", "debug", "help"}
-SKIPPED = {"persist": {"claude_code"}, "events": {"follow"}}
+SKIPPED = {"persist": {"claude_code"}, "events": {"follow", "interval"}}
 DESCRIPTION_LIMIT = 1024        # OpenAI's limit on a function's description
 FORMATS = ("openai", "anthropic")
 
