@@ -99,6 +99,41 @@ def integrate_claude_code(memory, project, local, launcher, as_json):
     emit(result, as_json, lambda data: None)
 
 
+@integrate_cmd.command(name="hook")
+@json_option
+@pass_memory
+def integrate_hook(memory, as_json):
+    """Answer an agent's lifecycle hook: its JSON payload on stdin, JSON on stdout.
+
+    For agents whose hooks want JSON only (Gemini CLI) or differ from Claude Code's
+    (Codex CLI, Letta Code). SessionStart → wake and UserPromptSubmit/BeforeAgent →
+    surface, as additionalContext; Stop/AfterAgent → persist; PreCompact/PreCompress →
+    reflect and archive. Never exits 2, which would block the agent. The output is JSON
+    with or without --json.
+
+    Example:
+
+        echo '{"hook_event_name": "BeforeAgent", "prompt": "hi"}' | souveraine integrate hook
+    """
+    import json
+    import sys
+
+    from souveraine.agents import adapter
+    from souveraine.errors import SouveraineError, UsageError
+
+    text = "" if sys.stdin is None or sys.stdin.isatty() else sys.stdin.read()
+    try:
+        try:
+            payload = json.loads(text)
+        except ValueError:
+            raise UsageError("the hook's payload on stdin is not JSON; wire this command to an agent's hook") from None
+        answer = adapter.respond(memory, payload)
+    except UsageError as exc:
+        # Exit 2 blocks the agent (its prompt, its stop): a payload we cannot read is our problem, not its.
+        raise SouveraineError(str(exc), code=exc.code) from None
+    emit(answer, True)
+
+
 @click.command(name="events")
 @click.option("--since", metavar="REV", default=None, help="Only the commits after REV (a commit id, tag or HEAD~N).")
 @click.option("--follow", is_flag=True, help="Keep watching, printing each new commit's events as it lands.")
