@@ -13,10 +13,11 @@ stdout is the protocol's wire: nothing here prints; the SDK logs to stderr.
 
 import json
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from pydantic import Field
 
 from souveraine import __version__
 from souveraine.errors import SouveraineError, UsageError
@@ -24,7 +25,8 @@ from souveraine.store import layout, notes
 from souveraine.store.memory import Memory
 
 URI = "memory://notes/"
-Bandwidth = Literal["high", "medium", "low", "minimal"]
+Bandwidth = Annotated[Literal["high", "medium", "low", "minimal"],
+                      Field(description="The viewport: high shows everything; lower bandwidths keep private and minor things out")]
 INSTRUCTIONS = """\
 This server is your long-term memory: a git repository of Markdown notes you own.
 Call wake at the start of a session and read what it returns. After each answer, call
@@ -88,8 +90,10 @@ def read_note(memory: Memory, relpath: str) -> str:
 # -- the tools: each a thin call of the library, on a fresh Memory ----------------------------
 
 
-def tool_wake(memory: Memory, bandwidth: Bandwidth = "high", identity: str | None = None,
-              model: str | None = None, shared: bool = False) -> dict:
+def tool_wake(memory: Memory, bandwidth: Bandwidth = "high",
+              identity: Annotated[str | None, Field(description="Whose wake (default: the memory's identity)")] = None,
+              model: Annotated[str | None, Field(description="The [models.NAME] whose context it must fit")] = None,
+              shared: Annotated[bool, Field(description="A wake others will read: nothing private")] = False) -> dict:
     """Wake: the context document for a new session — who you are, what shaped you, what to
     know now, where the rest is — within the model's token budget. Read it before anything else."""
     try:
@@ -101,8 +105,12 @@ def tool_wake(memory: Memory, bandwidth: Bandwidth = "high", identity: str | Non
     return {"document": render.markdown(document)}
 
 
-def tool_persist(memory: Memory, assistant: str, user: str | None = None, session: str | None = None,
-                 at: str | None = None, tool_calls: list[str] | None = None) -> dict:
+def tool_persist(memory: Memory,
+                 assistant: Annotated[str, Field(description="Your answer, word for word")],
+                 user: Annotated[str | None, Field(description="What the user said, word for word")] = None,
+                 session: Annotated[str | None, Field(description="The conversation's id")] = None,
+                 at: Annotated[str | None, Field(description="When you answered, ISO 8601 (default: now)")] = None,
+                 tool_calls: Annotated[list[str] | None, Field(description="What the answer did, one line per tool call")] = None) -> dict:
     """Journal one exchange (the user's words and your answer) and let the N+1 subconscious work on
     it: unkept promises to save are kept, other promises go to the ledger. One commit."""
     from souveraine.tempos import persist, transcripts
@@ -112,7 +120,8 @@ def tool_persist(memory: Memory, assistant: str, user: str | None = None, sessio
     return persist.persist(memory, exchange).to_dict()
 
 
-def tool_surface(memory: Memory, bandwidth: Bandwidth = "high", peek: bool = False) -> dict:
+def tool_surface(memory: Memory, bandwidth: Bandwidth = "high",
+                 peek: Annotated[bool, Field(description="Only show what would surface; change nothing")] = False) -> dict:
     """Surface the next thought waiting in the inbox (every critical one at once). Its `lines`
     are what to take into this turn; empty when nothing waits."""
     from souveraine.tempos.surface import surface
@@ -120,10 +129,15 @@ def tool_surface(memory: Memory, bandwidth: Bandwidth = "high", peek: bool = Fal
     return surface(memory, bandwidth, peek).to_dict()
 
 
-def tool_recall(memory: Memory, query: str = "", since: str | None = None, until: str | None = None,
-                tier: Literal["episodic", "foundational", "constitutive"] | None = None,
-                within: str | None = None, person: str | None = None, limit: int = 10,
-                private: bool = False) -> dict:
+def tool_recall(memory: Memory,
+                query: Annotated[str, Field(description="The words to find; dates like 'last week' or 'in March' narrow it")] = "",
+                since: Annotated[str | None, Field(description="Only from this date: 2026-03-14, 2026-03, 2026 or 'last week'")] = None,
+                until: Annotated[str | None, Field(description="Only up to this date")] = None,
+                tier: Annotated[Literal["episodic", "foundational", "constitutive"] | None, Field(description="Only this tier")] = None,
+                within: Annotated[str | None, Field(description="Only under this folder or file, e.g. journal/2026 or people")] = None,
+                person: Annotated[str | None, Field(description="Only what names this person or links to their note")] = None,
+                limit: Annotated[int, Field(ge=1, le=1000, description="How many hits")] = 10,
+                private: Annotated[bool, Field(description="Include private memories")] = False) -> dict:
     """Search everything the memory holds (journal, memories, notes) for the query; dates like
     'last week' in the query narrow it. The best hits first, each with a link to its source."""
     from souveraine.recall.search import recall
@@ -132,8 +146,12 @@ def tool_recall(memory: Memory, query: str = "", since: str | None = None, until
                   limit=limit, private=private).to_dict()
 
 
-def tool_remember(memory: Memory, text: str, identity: str | None = None, key: str = "",
-                  visibility: Literal["public", "private"] = "public", source: str = "") -> dict:
+def tool_remember(memory: Memory,
+                  text: Annotated[str, Field(description="The fact, in a sentence or a few")],
+                  identity: Annotated[str | None, Field(description="Bind it to this identity (its handle)")] = None,
+                  key: Annotated[str, Field(description="A grouping key; forgetting the key forgets the group")] = "",
+                  visibility: Annotated[Literal["public", "private"], Field(description="Private stays out of shared wakes")] = "public",
+                  source: Annotated[str, Field(description="Where it was learned, e.g. a journal wikilink")] = "") -> dict:
     """Remember a fact as one episodic memory (one commit); returns its id."""
     from souveraine.identity import memories
 
@@ -141,10 +159,16 @@ def tool_remember(memory: Memory, text: str, identity: str | None = None, key: s
     return memories.remember(memory, text, key=key, visibility=visibility, source=source, **bound)
 
 
-def tool_elevate(memory: Memory, memory_id: str, tier: Literal["foundational", "constitutive"],
-                 register_append: str = "", walls: list[str] | None = None,
-                 deprecate_walls: list[str] | None = None, subagents: list[str] | None = None,
-                 wake_text: str = "", attestations: list[dict[str, Any]] | None = None) -> dict:
+def tool_elevate(memory: Memory,
+                 memory_id: Annotated[str, Field(description="The memory's id (or its first 8 characters)")],
+                 tier: Annotated[Literal["foundational", "constitutive"], Field(description="The tier to raise it to")],
+                 register_append: Annotated[str, Field(description="A line added to the register")] = "",
+                 walls: Annotated[list[str] | None, Field(description="Walls this memory adds")] = None,
+                 deprecate_walls: Annotated[list[str] | None, Field(description="Earlier walls it retires")] = None,
+                 subagents: Annotated[list[str] | None, Field(description="Subagents it adds")] = None,
+                 wake_text: Annotated[str, Field(description="Text appended to the wake text")] = "",
+                 attestations: Annotated[list[dict[str, Any]] | None, Field(
+                     description="Witnesses' attestations, as 'souveraine witness sign' prints them")] = None) -> dict:
     """Raise a memory to foundational or constitutive with the patch it makes to its identity.
     Constitutive needs attestations: JSON objects a witness of another project made with
     'souveraine witness sign' (never a private key). One commit."""
@@ -159,7 +183,8 @@ def tool_elevate(memory: Memory, memory_id: str, tier: Literal["foundational", "
     return elevation.elevate(memory, memory_id, tier, patch=patch, attestations=signed)
 
 
-def tool_reflect(memory: Memory, force: bool = False) -> dict:
+def tool_reflect(memory: Memory,
+                 force: Annotated[bool, Field(description="Witness now, however few messages came")] = False) -> dict:
     """The N+25 reflection: witness the turns since the last witness (the Fold, the Chain, the
     Flame, the Anchor) into the journal, if due or forced."""
     from souveraine.tempos import reflect
@@ -167,7 +192,9 @@ def tool_reflect(memory: Memory, force: bool = False) -> dict:
     return reflect.run(memory, force=force)
 
 
-def tool_archive(memory: Memory, force: bool = False, dry_run: bool = False) -> dict:
+def tool_archive(memory: Memory,
+                 force: Annotated[bool, Field(description="Synthesize now, whatever the pressure")] = False,
+                 dry_run: Annotated[bool, Field(description="Show the synthesis; write nothing")] = False) -> dict:
     """The N+100 archivist: synthesize the journal since the last synthesis into
     system/synthesized/ when context pressure calls for it (or forced); raw is kept."""
     from souveraine.tempos import archive
@@ -175,7 +202,8 @@ def tool_archive(memory: Memory, force: bool = False, dry_run: bool = False) -> 
     return archive.run(memory, force=force, dry_run=dry_run)
 
 
-def tool_doctor(memory: Memory, fix: bool = False) -> dict:
+def tool_doctor(memory: Memory,
+                fix: Annotated[bool, Field(description="Apply the safe fixes in one commit")] = False) -> dict:
     """Audit the memory (missing descriptions, broken links, bloat…); with fix, apply the safe fixes."""
     from souveraine.care import doctor
 
