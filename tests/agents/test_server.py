@@ -128,3 +128,14 @@ def test_the_server_over_stdio(memory):
     assert sorted(names) == sorted(TOOLS)
     assert status["phase"] == "idle"
     assert text == memory.read_text("system/persona/identity.md")
+
+
+def test_without_the_sdk_mcp_says_how_to_install_it(invoke, monkeypatch):
+    for name in [n for n in sys.modules if n == "mcp" or n.startswith("mcp.")]:
+        monkeypatch.setitem(sys.modules, name, None)
+    monkeypatch.delitem(sys.modules, "souveraine.agents.server")
+    monkeypatch.delattr("souveraine.agents.server")
+    done = invoke("mcp")
+    assert done.exit_code == 1
+    assert done.output == ("souveraine: the MCP server needs the mcp package; install it with "
+                           "pip install 'souveraine[mcp]'\n")
