@@ -68,6 +68,8 @@ def _bootstrap(root: Path, identity: str, name: str, result: InitResult, made_gi
     _copy_template(root, values, result)
     _copy_skills(root, result)
     _ignore_cache(root, result)
+    if identity:
+        _create_identity(root, identity, result)
     from souveraine.laws import install
 
     result.hooks = install.install(root)
@@ -82,6 +84,17 @@ def _bootstrap(root: Path, identity: str, name: str, result: InitResult, made_gi
     if done.returncode != 0:
         raise Refused(f"the bootstrap commit was refused: {(done.stderr or done.stdout).strip()}")
     result.commit = git.head(root)
+
+
+def _create_identity(root: Path, handle: str, result: InitResult) -> None:
+    """The identity named by --identity: its key pair and identities/HANDLE.md, in the bootstrap commit."""
+    from souveraine.identity import identities
+
+    def write(rel: str, text: str) -> None:
+        atomic_write(root / rel, text)
+        result.written += [] if rel in result.written else [rel]
+
+    identities.write_new(Memory(root), handle, write)
 
 
 def _undo(root: Path, result: InitResult, made_root: bool, made_git: bool) -> None:

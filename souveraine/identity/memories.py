@@ -1,18 +1,26 @@
-"""Memories: one file each in memories/, tiered episodic, foundational or constitutive."""
+"""Memories: one file each in memories/, tiered episodic, foundational or constitutive.
+
+A memory's body is its text, then (once witnessed) an ``## Attestations`` section holding
+a fenced JSON list. ``content_sha256`` covers the text only, so attestations can be added
+without changing what they sign.
+"""
 
 import hashlib
+import json
 import re
 import unicodedata
 import uuid
-from pathlib import Path
 
-from souveraine.errors import UsageError
+from souveraine.errors import Refused, UsageError
 from souveraine.store import clock, notes
 from souveraine.store.memory import Memory
 
 FOLDER = "memories"
 TIERS = ("episodic", "foundational", "constitutive")
+ELEVATED = ("foundational", "constitutive")
 VISIBILITIES = ("public", "private")
+ATTESTATIONS = "## Attestations"
+_SECTION = re.compile(r"\n*^## Attestations[ \t]*\n+```json\n(?P<json>.*?)\n```[ \t]*\n*\Z", re.MULTILINE | re.DOTALL)
 
 
 def canonical(text: str) -> str:
@@ -22,6 +30,37 @@ def canonical(text: str) -> str:
 
 def content_sha256(text: str) -> str:
     return hashlib.sha256(canonical(text).encode("utf-8")).hexdigest()
+
+
+def split(body: str) -> tuple[str, list | None]:
+    """A body's text and its attestations (None when it has no ``## Attestations`` section).
+
+    The section counts only as the body's last part: a heading alone, then one fenced
+    ``json`` block, then nothing.
+    """
+    body = body.replace("\r\n", "\n")
+    match = _SECTION.search(body)
+    if not match:
+        return body, None
+    try:
+        found = json.loads(match["json"])
+    except ValueError:
+        found = "unreadable"
+    return body[: match.start()], found if isinstance(found, list) else [found]
+
+
+def join(text: str, attestations: list[dict]) -> str:
+    """The body of a memory: its canonical text, then its attestations when it has any."""
+    body = canonical(text)
+    if not attestations:
+        return body
+    block = json.dumps(attestations, indent=2, ensure_ascii=False)
+    return f"{body}\n{ATTESTATIONS}\n\n```json\n{block}\n```\n"
+
+
+def hash_matches(note: notes.Note) -> bool:
+    text, _ = split(note.body)
+    return content_sha256(text) == str(note.get("content_sha256", ""))
 
 
 def slug(text: str, words: int = 6) -> str:
@@ -40,6 +79,15 @@ def path_for(created, text: str, memory_id: str) -> str:
     return f"{FOLDER}/{created:%Y-%m-%d}-{slug(text)}-{memory_id.replace('-', '')[:8]}.md"
 
 
+def link(relpath: str) -> str:
+    """The wikilink to a memory file: ``[[memories/…]]`` without its extension."""
+    return f"[[{relpath.removesuffix('.md')}]]"
+
+
+def unlink_path(wikilink: str) -> str:
+    return str(wikilink).strip().removeprefix("[[").removesuffix("]]").split("|", 1)[0] + ".md"
+
+
 def find(memory: Memory, memory_id: str) -> str:
     """The relative path of the memory with this id (or a unique prefix of it)."""
     token = memory_id.replace("-", "").lower()
@@ -47,12 +95,18 @@ def find(memory: Memory, memory_id: str) -> str:
         raise UsageError(f"'{memory_id}' is not a memory id; give the uuid or its first 8 hex digits")
     folder = memory.root / FOLDER
     hits = [p for p in folder.glob(f"*-{token[:8]}.md")] if folder.is_dir() else []
-    hits = [p for p in hits if notes.read(p).get("id", "").replace("-", "").startswith(token)]
+    hits = [p for p in hits if str(notes.peek(p, "id").get("id", "")).replace("-", "").startswith(token)]
     if not hits:
-        raise UsageError(f"no memory with id {memory_id}; 'souveraine recall' finds memories by their words")
+        raise UsageError(f"no memory with id {memory_id} in this memory; 'souveraine recall' finds memories by their words",
+                         code="memory_not_here")
     if len(hits) > 1:
         raise UsageError(f"id {memory_id} is ambiguous; give more of it")
     return memory.rel(hits[0])
+
+
+def load(memory: Memory, memory_id: str) -> tuple[str, notes.Note]:
+    relpath = find(memory, memory_id)
+    return relpath, notes.read(memory.path(relpath))
 
 
 def new_note(text: str, *, identity_id: str = "", key: str = "", visibility: str = "public",
@@ -62,6 +116,8 @@ def new_note(text: str, *, identity_id: str = "", key: str = "", visibility: str
         raise UsageError("the memory's text is empty; give the words to remember")
     if visibility not in VISIBILITIES:
         raise UsageError(f"visibility must be public or private, not '{visibility}'")
+    if split(text)[1] is not None:
+        raise UsageError(f"the text ends with an '{ATTESTATIONS}' section, which only the witness writes; remove it")
     memory_id = memory_id or str(uuid.uuid4())
     created = created or clock.now().replace(microsecond=0)
     body = canonical(text)
@@ -80,12 +136,51 @@ def new_note(text: str, *, identity_id: str = "", key: str = "", visibility: str
     return path_for(created, body, memory_id), note
 
 
-def remember(memory: Memory, text: str, *, change=None, **fields) -> dict:
+def binding(memory: Memory, identity: str | None = None, agent_id: str | None = None) -> str:
+    """The identity id a new memory is bound to.
+
+    ``identity`` (a handle) must name an active identity here. ``agent_id`` binds only when it
+    is the uuid of an active identity of this memory; anything else stays project-level ('').
+    """
+    from souveraine.identity import identities
+
+    if identity:
+        return identities.load(memory, identity).require_active().id
+    if agent_id:
+        found = identities.by_id(memory, agent_id.strip())
+        return found.id if found and found.status == "active" else ""
+    return ""
+
+
+def remember(memory: Memory, text: str, *, change=None, identity: str | None = None,
+             agent_id: str | None = None, **fields) -> dict:
     """Write one episodic memory and commit it (or add it to an open ``change``)."""
+    if identity or agent_id:
+        fields["identity_id"] = binding(memory, identity, agent_id)
     relpath, note = new_note(text, **fields)
+    result = {"id": note["id"], "path": relpath, "identity_id": note["identity_id"]}
     if change is not None:
         change.write_note(relpath, note)
-        return {"id": note["id"], "path": relpath}
+        return result
     with memory.change(f"feat(memory): remember {describe(note.body, 60)}") as own:
         own.write_note(relpath, note)
-    return {"id": note["id"], "path": relpath, "commit": own.sha}
+    return {**result, "commit": own.sha}
+
+
+def set_visibility(memory: Memory, memory_id: str, visibility: str) -> dict:
+    """Mark a memory private or public (a property only: its hash and witnesses are untouched)."""
+    if visibility not in VISIBILITIES:
+        raise UsageError(f"visibility must be public or private, not '{visibility}'")
+    relpath, note = load(memory, memory_id)
+    if note.get("visibility") == visibility:
+        return {"id": note["id"], "path": relpath, "visibility": visibility, "commit": None}
+    note["visibility"] = visibility
+    with memory.change(f"feat(memory): make {note['id'][:8]} {visibility}") as change:
+        change.write_note(relpath, note)
+    return {"id": note["id"], "path": relpath, "visibility": visibility, "commit": change.sha}
+
+
+def require_intact(relpath: str, note: notes.Note) -> None:
+    if not hash_matches(note):
+        raise Refused(f"{relpath}: its text no longer matches its content_sha256 (edited by hand); "
+                      "restore it, or forget it and remember the new text", code="content_changed")

@@ -61,3 +61,15 @@ def test_rules_go_only_where_rules_belong(memory, to, words):
     with pytest.raises(UsageError, match=words):
         rules.remember_to(memory, "Something durable", to)
     assert_clean(memory.root)
+
+
+def test_remember_to_through_the_cli(memory, invoke):
+    from tests.support import assert_clean
+
+    result = invoke("remember", "I prefer answers in French", "--to", "auto", "--json")
+    assert result.exit_code == 0, result.output
+    assert '"path": "system/human/prefs.md"' in result.stdout
+    assert "- I prefer answers in French (" in memory.read_text("system/human/prefs.md")
+    again = invoke("remember", "I prefer answers in French", "--to", "system/human/prefs.md")
+    assert again.stdout.strip() == "system/human/prefs.md already says so"
+    assert_clean(memory.root)

@@ -32,7 +32,19 @@ def seeded(memory, say, note):
     return memory
 
 
-def test_incremental_after_add_edit_delete_and_rename_equals_a_full_rebuild(seeded, say, note):
+@pytest.fixture
+def no_after_commit(memory):
+    """Commits that leave the index alone, so the next recall has to catch up by itself."""
+    from souveraine.laws import inprocess
+    from souveraine.store import git as gitstore
+
+    gitstore.register(inprocess.judge, None)
+    empty = memory.root / ".git" / "no-hooks"
+    empty.mkdir()
+    gitstore.run(memory.root, "config", "core.hooksPath", str(empty))
+
+
+def test_incremental_after_add_edit_delete_and_rename_equals_a_full_rebuild(seeded, no_after_commit, say, note):
     memory = seeded
     say(("2026-11-29T09:00:00", "user", "We should buy a kayak next summer."))
     note("domains/sailing.md", "Knots, tides and [[people/clara]] who sails.")
@@ -112,7 +124,7 @@ def test_a_rewritten_history_is_rebuilt(seeded):
     assert found(seeded, "zeppelin")
 
 
-def test_after_commit_refreshes_an_index_and_never_raises(memory, say, tmp_path):
+def test_after_commit_refreshes_an_index_and_never_raises(memory, no_after_commit, say, tmp_path):
     index.after_commit(memory.root)
     assert not index.location(memory).exists()      # building one is recall's job, not a commit's
     index.refresh(memory)
@@ -153,3 +165,9 @@ def test_a_sqlite_without_fts5_is_one_clear_refusal(monkeypatch):
     with pytest.raises(Refused, match="has no FTS5") as caught:
         index.require_fts5.__wrapped__()
     assert caught.value.code == "fts5_missing"
+
+
+def test_the_tools_own_commits_keep_an_index_fresh(memory, say):
+    index.refresh(memory)
+    say(("2026-11-30T08:00:00", "user", "The lighthouse keeper waved."))
+    assert index.status(memory)["fresh"]

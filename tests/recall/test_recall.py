@@ -28,8 +28,10 @@ def test_a_turn_is_its_own_hit_with_its_block_id_date_snippet_and_link(memory, s
 
 
 def test_tiers_order_equal_matches_and_only_episodic_items_fade(memory, note, monkeypatch):
+    # Witnessed tiers left uncommitted: the laws refuse an unwitnessed root, and the index
+    # reads the working tree anyway.
     for tier in ("episodic", "constitutive", "foundational"):
-        note(f"memories/2024-01-01-{tier}-0f3c9a1b.md", "Honesty before comfort, always.",
+        note(f"memories/2024-01-01-{tier}-0f3c9a1b.md", "Honesty before comfort, always.", commit=tier == "episodic",
              **memory_note(tier, created="2024-01-01T09:00:00+00:00"))
     note("memories/2026-11-29-fresh-0f3c9a1b.md", "Honesty before comfort, always.", **memory_note(created="2026-11-29T09:00:00+00:00"))
     ranked = recall(memory, "honesty comfort").hits
@@ -72,7 +74,7 @@ def test_filters_by_tier_folder_and_person(memory, say, note):
         ("2026-11-21T10:00:00", "user", "Malik called about the boat."),
         ("2026-11-22T10:00:00", "user", "The boat needs paint, ask [[people/clara]]."))
     note("people/clara.md", "My sister; she sails the boat.", aliases=["Clo"])
-    note("memories/2026-11-01-boat-0f3c9a1b.md", "The boat is blue.", **memory_note("foundational"))
+    note("memories/2026-11-01-boat-0f3c9a1b.md", "The boat is blue.", commit=False, **memory_note("foundational"))
     assert paths(recall(memory, "boat", tier="foundational")) == ["memories/2026-11-01-boat-0f3c9a1b.md"]
     assert set(paths(recall(memory, "boat", within="journal/2026/11"))) == {
         "journal/2026/11/2026-11-20.md", "journal/2026/11/2026-11-21.md", "journal/2026/11/2026-11-22.md"}

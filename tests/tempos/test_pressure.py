@@ -104,8 +104,16 @@ def test_the_inner_voice_weighs_only_its_pinned_tail(memory):
 
 
 def test_constitutive_memories_are_pinned_and_episodic_ones_are_not(memory):
+    # A constitutive memory must verify (the laws refuse a hand-made one): elevate one, witnessed.
+    from souveraine.identity import covenants, elevation, keys, memories, witness
+
+    other = keys.Keypair.generate()
+    covenants.add(memory, did=other.did, keys={other.key_id: other.public},
+                  project_id="0f0f0f0f-0000-4000-8000-000000000000", handle="wit")
     before = pressure.pinned_bytes(memory)
-    with memory.change("feat(memory): two memories") as change:
-        change.write("memories/2026-11-30-a-00000001.md", "---\ntier: episodic\n---\nA passing thought.\n")
-        change.write("memories/2026-11-30-b-00000002.md", "---\ntier: constitutive\n---\nWho I am.\n")
-    assert pressure.pinned_bytes(memory) == before + len("---\ntier: constitutive\n---\nWho I am.\n")
+    memories.remember(memory, "A passing thought.")
+    root = memories.remember(memory, "Who I am.")
+    assert pressure.pinned_bytes(memory) == before
+    sha = memories.load(memory, root["id"])[1]["content_sha256"]
+    elevation.elevate(memory, root["id"], "constitutive", attestations=[witness.make(other, root["id"], "constitutive", sha)])
+    assert pressure.pinned_bytes(memory) == before + (memory.root / root["path"]).stat().st_size

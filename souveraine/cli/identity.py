@@ -1,0 +1,233 @@
+"""`identity`, `covenant` and `witness`: who may be shaped here, who may witness, and signing."""
+
+import json
+import sys
+
+import click
+
+from souveraine.cli.common import DefaultGroup, emit, json_option, pass_memory
+
+
+@click.group(name="identity", cls=DefaultGroup)
+def identity_cmd():
+    """Identities: a did:key each, and a declared expression (default: list).
+
+    Example:
+
+        souveraine identity create ada --wall "I do not lie about what I remember"
+    """
+
+
+@identity_cmd.command(name="create")
+@click.argument("handle")
+@click.option("--register", default="", help="The declared register: how the identity speaks.")
+@click.option("--wall", "walls", multiple=True, metavar="TEXT", help="A declared wall (repeatable).")
+@click.option("--subagent", "subagents", multiple=True, metavar="TEXT", help="A declared subagent (repeatable).")
+@click.option("--wake-text", default="", help="Text the identity reads at every wake.")
+@json_option
+@pass_memory
+def identity_create(memory, handle, register, walls, subagents, wake_text, as_json):
+    """Make an identity: an ed25519 key pair, identities/HANDLE.md, one commit.
+
+    The private key goes to $XDG_CONFIG_HOME/souveraine/keys/ (mode 0600), never into
+    the memory. Prints the new DID.
+
+    Example:
+
+        souveraine identity create ada --register "warm, exact" --wall "no flattery"
+    """
+    from souveraine.identity import identities
+
+    result = identities.create(memory, handle, register=register, walls=walls, subagents=subagents, wake_text=wake_text)
+    emit(result, as_json, lambda r: r["did"])
+
+
+@identity_cmd.command(name="show")
+@click.argument("handle", required=False)
+@json_option
+@pass_memory
+def identity_show(memory, handle, as_json):
+    """The foundations view: declared expression, the memories that shaped it, the effective one.
+
+    HANDLE defaults to the memory's identity.
+
+    Example:
+
+        souveraine identity show ada --json
+    """
+    from souveraine.identity import compose
+
+    emit(compose.foundations(memory, handle), as_json, _render_foundations)
+
+
+@identity_cmd.command(name="export")
+@click.argument("handle", required=False)
+@json_option
+@pass_memory
+def identity_export(memory, handle, as_json):
+    """Print the identity's card (DID, public keys, project id) for a counterparty.
+
+    The card is JSON either way; the counterparty passes it to 'covenant add --card'.
+
+    Example:
+
+        souveraine identity export ada > ada.card.json
+    """
+    from souveraine.identity import identities
+
+    emit(identities.card(memory, handle), True)
+
+
+@identity_cmd.command(name="list")
+@json_option
+@pass_memory
+def identity_list(memory, as_json):
+    """List the identities of this memory with their DIDs and status.
+
+    Example:
+
+        souveraine identity list --json
+    """
+    from souveraine.identity import identities
+
+    found = [{"handle": i.handle, "id": i.id, "did": i.did, "status": i.status, "shaped_by": len(i.shaped_by)}
+             for i in identities.all_identities(memory)]
+    emit(found, as_json, lambda rows: "\n".join(f"{r['handle']}\t{r['status']}\t{r['did']}" for r in rows))
+
+
+@click.group(name="covenant", cls=DefaultGroup)
+def covenant_cmd():
+    """Covenants: counterparties of other projects who may witness (default: list).
+
+    Example:
+
+        souveraine covenant add --card bea.card.json
+    """
+
+
+@covenant_cmd.command(name="add")
+@click.option("--card", "card_file", metavar="FILE", help="A card printed by 'identity export' ('-' reads stdin).")
+@click.option("--did", default="", help="The counterparty's did:key (instead of --card).")
+@click.option("--key", "key_entries", multiple=True, metavar="ID=PUBKEY", help="A public key, multibase z6Mk… or hex (repeatable).")
+@click.option("--project", "project_id", default="", metavar="PROJECT_ID", help="The counterparty's project id.")
+@click.option("--handle", default="", help="The name to keep the covenant under (default: the card's handle).")
+@json_option
+@pass_memory
+def covenant_add(memory, card_file, did, key_entries, project_id, handle, as_json):
+    """Enter a covenant with a counterparty: their DID, keys and project, status active.
+
+    Refused for a DID or project of this memory's own (attester_self_witness_forbidden).
+
+    Example:
+
+        souveraine covenant add --did did:key:z6Mk… --key 'did:key:z6Mk…#z6Mk…=z6Mk…' --project 7d0c…
+    """
+    from souveraine.errors import UsageError
+    from souveraine.identity import covenants
+    from souveraine.identity import did as didkey
+
+    if card_file and (did or key_entries or project_id):
+        raise UsageError("give --card FILE or --did/--key/--project, not both")
+    if card_file:
+        card = covenants.parse_card(sys.stdin.read()) if card_file == "-" else covenants.read_card(card_file)
+        handle = handle or card["handle"]
+        did, keys, project_id = card["did"], card["keys"], card["project_id"]
+    else:
+        if not did:
+            raise UsageError("give --card FILE, or --did DID with --key ID=PUBKEY and --project PROJECT_ID")
+        keys = dict(didkey.parse_key_entry(entry) for entry in key_entries)
+    result = covenants.add(memory, did=did, keys=keys, project_id=project_id, handle=handle)
+    emit(result, as_json, lambda r: None)
+
+
+@covenant_cmd.command(name="list")
+@json_option
+@pass_memory
+def covenant_list(memory, as_json):
+    """List the covenants with their status.
+
+    Example:
+
+        souveraine covenant
+    """
+    from souveraine.identity import covenants
+
+    found = [c.to_dict() for c in covenants.all_covenants(memory)]
+    emit(found, as_json, lambda rows: "\n".join(f"{r['handle']}\t{r['status']}\t{r['did']}\t{r['project_id']}" for r in rows))
+
+
+@covenant_cmd.command(name="revoke")
+@click.argument("handle")
+@json_option
+@pass_memory
+def covenant_revoke(memory, handle, as_json):
+    """Revoke a covenant: its past attestations still verify, it witnesses nothing new.
+
+    Example:
+
+        souveraine covenant revoke bea
+    """
+    from souveraine.identity import covenants
+
+    emit(covenants.revoke(memory, handle), as_json, lambda r: None)
+
+
+@click.group(name="witness")
+def witness_cmd():
+    """The witness's side: sign another project's memory with your own key.
+
+    Example:
+
+        souveraine witness sign --memory-id 0f3c… --tier constitutive --content-sha256 9b1e…
+    """
+
+
+@witness_cmd.command(name="sign")
+@click.option("--memory-id", required=True, help="The full uuid of the memory to witness (in the other project).")
+@click.option("--tier", required=True, type=click.Choice(["foundational", "constitutive"]), help="The tier you witness.")
+@click.option("--content-sha256", "content_sha256", required=True, help="The memory's content_sha256, as its owner sent it.")
+@click.option("--identity", "handle", default=None, help="Your identity that signs (default: this memory's).")
+@click.option("--grant", "source_grant_id", default="", metavar="ID", help="A paid grant's id: the attestation becomes a receipt the owner cannot forget.")
+@json_option
+@pass_memory
+def witness_sign(memory, memory_id, tier, content_sha256, handle, source_grant_id, as_json):
+    """Sign an attestation and seal it on your own chronicle; prints the attestation (JSON).
+
+    Run it in YOUR memory with YOUR key; hand the JSON to the memory's owner, who passes it
+    to 'elevate --attestation FILE' or 'attest --attestation FILE'.
+
+    Example:
+
+        souveraine witness sign --memory-id 0f3c… --tier constitutive --content-sha256 9b1e… > att.json
+    """
+    from souveraine.identity import witness
+
+    attestation = witness.sign(memory, memory_id=memory_id, tier=tier, content_sha256=content_sha256,
+                               handle=handle, source_grant_id=source_grant_id)
+    emit(attestation, True)
+
+
+def _render_foundations(view: dict) -> str:
+    out = [f"{view['handle']}  {view['did']}  {view['status']}", "", "declared:"]
+    out += _expression(view["declared"])
+    out += ["", "shaped by (constitutive first, then foundational, in elevation order):"]
+    for item in view["shaped_by"]:
+        witnesses = ", ".join(item["attesters"]) or "no witness"
+        out.append(f"  {item['id'][:8]}  {item['tier']}, elevated {item['elevated'][:10]}, witnessed by {witnesses}  {item['path']}")
+        out += [f"      {key}: {json.dumps(value, ensure_ascii=False)}" for key, value in item["patch"].items()]
+    if not view["shaped_by"]:
+        out.append("  (nothing yet)")
+    out += ["", "effective:"] + _expression(view["effective"])
+    return "\n".join(out)
+
+
+def _expression(expression: dict) -> list[str]:
+    out = []
+    for key in ("register", "walls", "subagents", "wake_text"):
+        value = expression.get(key)
+        if isinstance(value, list):
+            out += [f"  {key}:"] + [f"    - {item}" for item in value] if value else [f"  {key}: -"]
+        else:
+            lines = str(value or "").splitlines() or ["-"]
+            out += [f"  {key}: {lines[0]}"] + [f"    {line}" for line in lines[1:]]
+    return out
