@@ -151,12 +151,18 @@ def tool_remember(memory: Memory,
                   identity: Annotated[str | None, Field(description="Bind it to this identity (its handle)")] = None,
                   key: Annotated[str, Field(description="A grouping key; forgetting the key forgets the group")] = "",
                   visibility: Annotated[Literal["public", "private"], Field(description="Private stays out of shared wakes")] = "public",
-                  source: Annotated[str, Field(description="Where it was learned, e.g. a journal wikilink")] = "") -> dict:
-    """Remember a fact as one episodic memory (one commit); returns its id."""
+                  source: Annotated[str, Field(description="Where it was learned, e.g. a journal wikilink")] = "",
+                  to: Annotated[str | None, Field(description="Instead, append the text as a durable rule or correction "
+                                                              "to this system/ file ('auto': the file its words point to)")] = None) -> dict:
+    """Remember a fact as one episodic memory (one commit); returns its id. With `to`, keep a
+    rule or correction (a preference, a convention) in a system/ file instead."""
+    if to is not None:
+        from souveraine.care.rules import remember_to
+
+        return remember_to(memory, text, None if to == "auto" else to)
     from souveraine.identity import memories
 
-    bound = {"identity": identity} if identity else {}
-    return memories.remember(memory, text, key=key, visibility=visibility, source=source, **bound)
+    return memories.remember(memory, text, identity=identity, key=key, visibility=visibility, source=source)
 
 
 def tool_elevate(memory: Memory,
@@ -172,10 +178,8 @@ def tool_elevate(memory: Memory,
     """Raise a memory to foundational or constitutive with the patch it makes to its identity.
     Constitutive needs attestations: JSON objects a witness of another project made with
     'souveraine witness sign' (never a private key). One commit."""
-    try:
-        from souveraine.identity import elevation, witness
-    except ImportError:
-        raise UsageError("elevate is not part of this installation yet", code="unavailable") from None
+    from souveraine.identity import elevation, witness
+
     patch = {"register_append": register_append, "walls_add": list(walls or []),
              "walls_deprecate": list(deprecate_walls or []), "subagents_add": list(subagents or []),
              "wake_text_append": wake_text}

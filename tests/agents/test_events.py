@@ -170,3 +170,16 @@ def test_the_command_runs_after_the_commit_with_the_event_on_stdin(memory, recor
     assert (line["commit"], line["head"]) == (sha, sha)
     assert line["data"]["text"] == "after the commit" and result
     assert_clean(memory.root)
+
+
+def test_an_elevation_is_read_from_its_commit(memory):
+    from souveraine.identity import elevation
+
+    kept = memories.remember(memory, "I keep my word.", identity="ada")
+    start = events.head(memory)
+    elevation.elevate(memory, kept["id"], "foundational", patch={"walls_add": ["I keep my word"]})
+    found = events.events(memory, start)
+    assert names(found) == ["identity.changed", "memory.elevated", "expression.changed"]
+    elevated = found[1]
+    assert (elevated.data["id"], elevated.data["tier"], elevated.path) == (kept["id"], "foundational", kept["path"])
+    assert elevated.subject == f"feat(identity): elevate {kept['id'][:8]} to foundational"

@@ -52,7 +52,9 @@ def test_every_tool_answers_against_a_memory(memory, monkeypatch):
         out = {}
         out["persist"] = data(await client.call_tool("persist", {
             "user": "My sister is Lea.", "assistant": "I'll remember that your sister is Lea.", "session": "s1"}))
-        out["remember"] = data(await client.call_tool("remember", {"text": "Lea likes green tea."}))
+        out["remember"] = data(await client.call_tool("remember", {"text": "Lea likes green tea.", "identity": "ada"}))
+        out["rule"] = data(await client.call_tool("remember", {"text": "I prefer short answers.",
+                                                               "to": "system/human/prefs.md"}))
         out["surface"] = data(await client.call_tool("surface", {}))
         out["recall"] = data(await client.call_tool("recall", {"query": "green tea"}))
         out["reflect"] = data(await client.call_tool("reflect", {"force": True}))
@@ -60,7 +62,10 @@ def test_every_tool_answers_against_a_memory(memory, monkeypatch):
         out["doctor"] = data(await client.call_tool("doctor", {}))
         out["status"] = data(await client.call_tool("status", {"bandwidth": "medium"}))
         out["wake"] = await client.call_tool("wake", {"bandwidth": "low"})
-        out["elevate"] = await client.call_tool("elevate", {"memory_id": out["remember"]["id"], "tier": "foundational"})
+        out["elevate"] = data(await client.call_tool("elevate", {
+            "memory_id": out["remember"]["id"], "tier": "foundational", "walls": ["I keep my word"]}))
+        plain = data(await client.call_tool("remember", {"text": "Lea's birthday is in May."}))
+        out["unwitnessed"] = await client.call_tool("elevate", {"memory_id": plain["id"], "tier": "constitutive"})
         out["bad"] = await client.call_tool("persist", {"assistant": "  "})
         return out
 
@@ -73,9 +78,12 @@ def test_every_tool_answers_against_a_memory(memory, monkeypatch):
     assert out["archive"]["archived"] is True
     assert isinstance(out["doctor"]["findings"], list)
     assert out["status"]["journal"]["turns"] >= 2
-    for name in ("wake", "elevate"):
-        result = out[name]
-        assert not result.is_error or "unavailable" in result.content[0].text or "usage" in result.content[0].text
+    assert out["rule"]["path"] == "system/human/prefs.md"
+    assert (out["elevate"]["tier"], out["elevate"]["id"]) == ("foundational", out["remember"]["id"])
+    assert "I keep my word" in memory.read_text("system/persona/effective.md")
+    assert out["unwitnessed"].is_error
+    assert "witness_required: " in out["unwitnessed"].content[0].text
+    assert not out["wake"].is_error or "unavailable: wake is not part" in out["wake"].content[0].text
     assert out["bad"].is_error
     assert out["bad"].content[0].text.endswith("usage: the assistant's text is empty; give what the assistant said "
                                                "(--assistant TEXT)")
