@@ -33,3 +33,17 @@ def memory(template, tmp_path, isolated):
         shutil.copytree(template / "home" / ".config", isolated / ".config", dirs_exist_ok=True)
     install.install(root)
     return Memory(root)
+
+
+@pytest.fixture
+def witnesses(memory):
+    """Two witnesses of other projects (their keys held here, in the test), in covenant with ``memory``."""
+    import uuid
+
+    from souveraine.identity import covenants, keys
+
+    pair = [keys.Keypair(bytes(range(32))), keys.Keypair(bytes(range(1, 33)))]
+    for handle, witness in zip(("wit", "wit2"), pair):
+        covenants.add(memory, did=witness.did, keys={witness.key_id: witness.public},
+                      project_id=str(uuid.uuid4()), handle=handle)
+    return pair

@@ -183,3 +183,23 @@ def test_an_elevation_is_read_from_its_commit(memory):
     elevated = found[1]
     assert (elevated.data["id"], elevated.data["tier"], elevated.path) == (kept["id"], "foundational", kept["path"])
     assert elevated.subject == f"feat(identity): elevate {kept['id'][:8]} to foundational"
+
+
+def test_witnessed_elevation_then_a_later_witness(memory, witnesses):
+    from souveraine.identity import elevation, witness
+
+    first, second = witnesses
+    kept = memories.remember(memory, "I never share a secret.", identity="ada")
+    sha = notes.read(memory.path(kept["path"]))["content_sha256"]
+    start = events.head(memory)
+    elevation.elevate(memory, kept["id"], "constitutive",
+                      attestations=[witness.make(first, kept["id"], "constitutive", sha)])
+    elevation.attest(memory, kept["id"], [witness.make(second, kept["id"], "constitutive", sha)])
+    found = [e for e in events.events(memory, start) if e.name.startswith(("memory.", "chronicle."))]
+    assert names(found) == ["chronicle.entry_added", "memory.elevated", "chronicle.entry_added", "memory.attested"]
+    recognition, elevated, again, attested = found
+    assert (elevated.data["tier"], elevated.data["attested_by"]) == ("constitutive", [first.did])
+    assert (attested.data["id"], attested.data["attested_by"]) == (kept["id"], [second.did])
+    assert (recognition.data["kind"], recognition.data["identity"]) == ("recognition", "ada")
+    assert recognition.data["fields"]["memory"] == kept["id"]
+    assert again.data["fields"]["witnessed by"] == second.did

@@ -147,3 +147,21 @@ def test_without_the_sdk_mcp_says_how_to_install_it(invoke, monkeypatch):
     assert done.exit_code == 1
     assert done.output == ("souveraine: the MCP server needs the mcp package; install it with "
                            "pip install 'souveraine[mcp]'\n")
+
+
+def test_elevate_takes_a_witness_attestation_as_json(memory, witnesses):
+    from souveraine.identity import witness
+    from souveraine.store import notes
+
+    kept = memories.remember(memory, "I never share a secret.", identity="ada")
+    sha = str(notes.read(memory.path(kept["path"]))["content_sha256"])
+    attestation = witness.make(witnesses[0], kept["id"], "constitutive", sha)
+
+    async def scenario(client):
+        return data(await client.call_tool("elevate", {"memory_id": kept["id"], "tier": "constitutive",
+                                                       "walls": ["I never share a secret"],
+                                                       "attestations": [attestation]}))
+
+    result = run(scenario, server.build(memory.root))
+    assert (result["tier"], result["attesters"]) == ("constitutive", [witnesses[0].did])
+    assert_clean(memory.root)
