@@ -40,10 +40,12 @@ _MEMORY_OPTION = re.compile(r"^(?P<launcher>.*?)\s--memory\s+(?:'[^']*'|\"[^\"]*
 
 
 def launcher() -> str:
-    """How a hook calls this installation: its own launcher by absolute path, else `python -m souveraine`."""
+    """How a hook calls this installation: this interpreter and launcher by absolute path, else
+    `souveraine` as found on PATH, else `python -m souveraine`. The interpreter is named because a
+    checkout's bin/souveraine starts whatever `python3` a hook's PATH finds first."""
     argv0 = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
     if argv0 is not None and argv0.name == "souveraine" and argv0.is_file():
-        return shlex.quote(str(argv0.resolve()))
+        return f"{shlex.quote(sys.executable)} {shlex.quote(str(argv0.resolve()))}"
     found = shutil.which("souveraine")
     if found:
         return shlex.quote(found)
