@@ -86,6 +86,22 @@ def claude_code(memory: Memory, project: Path, *, local: bool = False, souverain
     return {"settings": str(path), "changed": changed, "hooks": wanted}
 
 
+def mcp_server(memory: Memory, project: Path, *, souveraine: str | None = None) -> dict:
+    """Declare the MCP server in the project's .mcp.json (Claude Code's project servers), keeping the others."""
+    path = Path(project) / ".mcp.json"
+    before = _load(path)
+    servers = before.get("mcpServers", {})
+    if not isinstance(servers, dict):
+        raise UsageError(f"{path}: 'mcpServers' must be an object; fix it, then run integrate again")
+    command, *args = shlex.split(souveraine or launcher())
+    entry = {"command": command, "args": [*args, "--memory", str(memory.root), "mcp"]}
+    after = {**before, "mcpServers": {**servers, "souveraine": entry}}
+    changed = after != before
+    if changed:
+        atomic_write(path, json.dumps(after, indent=2, ensure_ascii=False) + "\n")
+    return {"settings": str(path), "changed": changed, "server": entry}
+
+
 def merge(settings: dict, memory: Memory, souveraine: str, where: str = "settings") -> dict:
     hooks = settings.setdefault("hooks", {})
     if not isinstance(hooks, dict):

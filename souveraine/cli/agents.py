@@ -75,28 +75,33 @@ def integrate_cmd():
 @click.option("--local", is_flag=True, help="Write .claude/settings.local.json (yours alone, not committed) instead.")
 @click.option("--souveraine", "launcher", metavar="COMMAND", default=None,
               help="How the hooks call souveraine (default: this installation's launcher, by absolute path).")
+@click.option("--mcp", "with_mcp", is_flag=True, help="Also declare the MCP server in the project's .mcp.json.")
 @json_option
 @pass_memory
-def integrate_claude_code(memory, project, local, launcher, as_json):
+def integrate_claude_code(memory, project, local, launcher, with_mcp, as_json):
     """Merge the tempos into Claude Code's hooks, keeping every other setting.
 
     SessionStart → wake (its output becomes context), UserPromptSubmit → surface (as
     additional context), Stop → persist --claude-code, PreCompact → reflect, then archive.
     Running it again changes nothing; hooks it wrote before are updated in place.
+    --mcp also declares the MCP server in the project's .mcp.json.
 
     Example:
 
-        souveraine --memory ~/memory integrate claude-code --project ~/code/app
+        souveraine --memory ~/memory integrate claude-code --project ~/code/app --mcp
     """
     from pathlib import Path
 
     from souveraine.agents import integrate
     from souveraine.cli.common import say
 
-    result = integrate.claude_code(memory, Path(project), local=local, souveraine=launcher)
+    results = [integrate.claude_code(memory, Path(project), local=local, souveraine=launcher)]
+    if with_mcp:
+        results.append(integrate.mcp_server(memory, Path(project), souveraine=launcher))
     if not as_json:
-        say(f"{'wrote' if result['changed'] else 'already current:'} {result['settings']}")
-    emit(result, as_json, lambda data: None)
+        for result in results:
+            say(f"{'wrote' if result['changed'] else 'already current:'} {result['settings']}")
+    emit(results if with_mcp else results[0], as_json, lambda data: None)
 
 
 @integrate_cmd.command(name="hook")

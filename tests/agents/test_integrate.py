@@ -140,3 +140,16 @@ def test_is_ours_knows_our_commands_only():
     assert not integrate.is_ours("souveraine --memory ~/m persist", stop)
     assert not integrate.is_ours("mytool --memory ~/m persist --claude-code", stop)
     assert not integrate.is_ours("notify-send done", stop)
+
+
+def test_mcp_declares_the_server_beside_the_others(invoke, memory, project):
+    (project / ".mcp.json").write_text(json.dumps({"mcpServers": {"other": {"command": "other-server"}}}))
+    done = wire(invoke, project, "--mcp", "--json")
+    hooks, server = json.loads(done.output)
+    assert hooks["changed"] and server["changed"]
+    data = json.loads((project / ".mcp.json").read_text())
+    assert data["mcpServers"]["other"] == {"command": "other-server"}
+    assert data["mcpServers"]["souveraine"] == {
+        "command": sys.executable, "args": [str(ROOT / "bin" / "souveraine"), "--memory", str(memory.root), "mcp"]}
+    again = json.loads(wire(invoke, project, "--mcp", "--json").output)
+    assert [r["changed"] for r in again] == [False, False]
