@@ -128,12 +128,14 @@ def test_the_server_over_stdio(memory):
 
     async def scenario(client):
         names = [tool.name for tool in (await client.list_tools()).tools]
+        kept = data(await client.call_tool("remember", {"text": "Lea likes green tea."}))   # a commit, hooks and all
         status = data(await client.call_tool("status", {"bandwidth": "low"}))
         note = await client.read_resource("memory://notes/system/persona/identity.md")
-        return names, status, note.contents[0].text
+        return names, kept, status, note.contents[0].text
 
-    names, status, text = run(scenario, params)
+    names, kept, status, text = run(scenario, params)
     assert sorted(names) == sorted(TOOLS)
+    assert memory.exists(kept["path"])
     assert status["phase"] == "idle"
     assert text == memory.read_text("system/persona/identity.md")
 
