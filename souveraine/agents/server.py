@@ -3,7 +3,7 @@
 ``build(root)`` makes an ``MCPServer`` (the ``mcp`` SDK, 2.x) whose tools call the same
 library functions as the commands, each on a fresh ``Memory`` (so an edited
 souveraine.toml is read again), and whose resources are the memory's notes at
-``memory://notes/{path}``. Listing leaves out what the Cloister keeps queryable only (the
+``memory://notes/{path}``, and the wake at ``memory://wake``. Listing leaves out what the Cloister keeps queryable only (the
 journal, the archive), which stay readable by path and searchable through ``recall``.
 stdout is the protocol's wire: nothing here prints; the SDK logs to stderr.
 
@@ -45,8 +45,9 @@ class MemoryServer(MCPServer):
     async def list_resources(self):
         from mcp.types import Resource
 
-        return [Resource(uri=URI + relpath, name=relpath, description=description or None,
-                         mime_type="text/markdown") for relpath, description in listed_notes(self.root)]
+        fixed = await super().list_resources()
+        return fixed + [Resource(uri=URI + relpath, name=relpath, description=description or None,
+                                 mime_type="text/markdown") for relpath, description in listed_notes(self.root)]
 
 
 def build(root: Path | str) -> MemoryServer:
@@ -60,6 +61,9 @@ def build(root: Path | str) -> MemoryServer:
                         description=tool.__doc__)
     server.resource(URI + "{+path}", name="note", description="A note of the memory, by its path",
                     mime_type="text/markdown")(lambda path: read_note(Memory(server.root), path))
+    server.resource("memory://wake", name="wake", mime_type="text/markdown",
+                    description="The wake: the context document to read at a session's start")(
+        lambda: tool_wake(Memory(server.root))["document"])
     return server
 
 

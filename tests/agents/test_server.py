@@ -101,6 +101,7 @@ def test_notes_are_resources(memory):
 
     listed, templates, identity = run(scenario, server.build(memory.root))
     uris = [str(r.uri) for r in listed]
+    assert uris[0] == "memory://wake"
     assert "memory://notes/system/persona/identity.md" in uris
     assert any(uri.startswith("memory://notes/memories/") for uri in uris)
     assert not any(uri.startswith(("memory://notes/journal/", "memory://notes/.souveraine")) for uri in uris)
