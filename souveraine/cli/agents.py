@@ -13,7 +13,7 @@ def mcp_cmd(memory):
     """Serve the memory over the Model Context Protocol (stdio): its tempos as tools, its notes as resources.
 
     Tools: wake, persist, surface, recall, remember, elevate, reflect, archive, doctor,
-    status. Resources: memory://notes/<path>. stdout is the protocol's wire; messages go
+    status. Resources: memory://wake and memory://notes/<path>. stdout is the wire; messages go
     to stderr. Needs the mcp package (pip install 'souveraine[mcp]').
 
     Example:
