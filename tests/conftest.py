@@ -3,6 +3,8 @@
 import pytest
 from click.testing import CliRunner
 
+from tests.support import copy_memory, isolated_session
+
 
 @pytest.fixture(autouse=True)
 def isolated(tmp_path_factory, monkeypatch):
@@ -35,14 +37,21 @@ def runner():
     return CliRunner()
 
 
-@pytest.fixture
-def memory(tmp_path):
-    """A fresh memory made by init, as a Memory."""
+@pytest.fixture(scope="session")
+def memory_template(tmp_path_factory):
+    """One memory made by the real init (identity ada, her key included), built once."""
     from souveraine.bootstrap import init
-    from souveraine.store.memory import Memory
 
-    result = init(tmp_path / "memory", identity="ada")
-    return Memory(result.root)
+    with isolated_session(tmp_path_factory) as home:
+        root = init(tmp_path_factory.mktemp("template") / "memory", identity="ada").root
+    return root, home / ".config"
+
+
+@pytest.fixture
+def memory(memory_template, tmp_path):
+    """A fresh memory made by init, as a Memory (a copy of the session's template)."""
+    root, config = memory_template
+    return copy_memory(root, tmp_path / "memory", config_from=config)
 
 
 @pytest.fixture

@@ -230,7 +230,7 @@ def _provenance(scan_result: dict) -> str:
 
 def _with_section(memory: Memory, path: str, section: str) -> str:
     """The file with ``section`` in place of an earlier scan's (or after what is there)."""
-    text = memory.read_text(path) if memory.exists(path) else f"---\ndescription: The project, at a high level.\n---\n"
+    text = memory.read_text(path) if memory.exists(path) else "---\ndescription: The project, at a high level.\n---\n"
     rows = text.rstrip("\n").split("\n")
     start = next((i for i, row in enumerate(rows) if row.strip() == SECTION), None)
     if start is not None:

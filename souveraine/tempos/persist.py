@@ -121,17 +121,17 @@ def _journal(change, exchange: Exchange) -> tuple[list[journal.Turn], str | None
     said = [("user", exchange.user, user_at, exchange.user_at or exchange.at)] if exchange.user is not None else []
     said.append(("assistant", exchange.assistant, at, exchange.at))
     turns, texts, newest = [], {}, None
-    for role, words, when, given in said:
+    for role, text, when, given in said:
         relpath = journal.day_path(when.date())
         if relpath not in texts:
             full = change.memory.path(relpath)
             texts[relpath] = full.read_text(encoding="utf-8") if full.exists() else None
         existing = texts[relpath] or ""
         taken = journal.block_ids(existing)
-        if given and _already(existing, relpath, journal.block_id(when, role, words, exchange.session), taken, role, words):
+        if given and _already(existing, relpath, journal.block_id(when, role, text, exchange.session), taken, role, text):
             continue
-        block = journal.block_id(when, role, words, exchange.session, taken)
-        chunk = journal.render(when, role, words, exchange.session, block)
+        block = journal.block_id(when, role, text, exchange.session, taken)
+        chunk = journal.render(when, role, text, exchange.session, block)
         if texts[relpath] is None:
             change.write(relpath, journal.header(when.date()) + chunk)
             texts[relpath] = journal.header(when.date()) + chunk
@@ -139,7 +139,7 @@ def _journal(change, exchange: Exchange) -> tuple[list[journal.Turn], str | None
             change.append(relpath, chunk)
             texts[relpath] += chunk
         turns.append(journal.Turn(block, when.replace(tzinfo=None), role, exchange.session,
-                                  words.replace("\r\n", "\n").strip("\n"), relpath))
+                                  text.replace("\r\n", "\n").strip("\n"), relpath))
         if newest is None or relpath > newest:
             newest = relpath
     return turns, newest

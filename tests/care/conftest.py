@@ -1,12 +1,10 @@
 """A deliberately degraded memory: one planted problem for each of doctor's checks."""
 
-import shutil
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
-from tests.support import git
+from tests.support import copy_memory, git, isolated_session
 
 UNRELATED = {
     "Sourdough": "Feed the starter flour and water, fold the dough, bake in a covered pot.",
@@ -59,49 +57,13 @@ def degrade(root: Path) -> None:
     (hooks / "commit-msg").unlink()
 
 
-@contextmanager
-def isolated_session(tmp_path_factory):
-    """The same isolation as the per-test fixture, for memories built once and copied."""
-    home = tmp_path_factory.mktemp("home")
-    (home / ".gitconfig").write_text("[user]\n\tname = Test Person\n\temail = test@example.org\n[init]\n\tdefaultBranch = main\n")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("HOME", str(home))
-        patch.setenv("GIT_CONFIG_GLOBAL", str(home / ".gitconfig"))
-        patch.setenv("GIT_CONFIG_NOSYSTEM", "1")
-        patch.delenv("SOUVERAINE_MEMORY", raising=False)
-        yield
-
-
-def copy_memory(template: Path, dest: Path):
-    """A copy of a memory built once: faster than init for every test, and just as real."""
-    from souveraine.store.memory import Memory
-
-    shutil.copytree(template, dest, symlinks=True)
-    git(dest, "config", "--local", "core.hooksPath", str(dest / ".git" / "hooks"))
-    return Memory(dest)
-
-
 @pytest.fixture(scope="session")
-def fresh_template(tmp_path_factory):
-    from souveraine.bootstrap import init
-
-    with isolated_session(tmp_path_factory):
-        return init(tmp_path_factory.mktemp("fresh") / "memory", identity="ada").root
-
-
-@pytest.fixture(scope="session")
-def degraded_template(tmp_path_factory, fresh_template):
+def degraded_template(tmp_path_factory, memory_template):
     root = tmp_path_factory.mktemp("degraded") / "memory"
     with isolated_session(tmp_path_factory):
-        copy_memory(fresh_template, root)
+        copy_memory(memory_template[0], root)
         degrade(root)
     return root
-
-
-@pytest.fixture
-def memory(fresh_template, tmp_path):
-    """A fresh memory, as init makes it (copied from one made once per session)."""
-    return copy_memory(fresh_template, tmp_path / "memory")
 
 
 @pytest.fixture

@@ -1,35 +1,10 @@
-"""Helpers for the fork tests: a fresh memory per test, grow files, snapshot what a parent holds."""
+"""Helpers for the fork tests: grow files, snapshot what a parent holds."""
 
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from souveraine.store.memory import Memory
-
-
-@pytest.fixture(scope="session")
-def template_memory(tmp_path_factory):
-    """One memory made by the real init; each test gets a copy (init costs a second here)."""
-    from souveraine.bootstrap import init
-
-    home = tmp_path_factory.mktemp("template-home")
-    (home / ".gitconfig").write_text("[user]\n\tname = Test Person\n\temail = test@example.org\n")
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("HOME", str(home))
-        patch.setenv("GIT_CONFIG_GLOBAL", str(home / ".gitconfig"))
-        patch.setenv("GIT_CONFIG_NOSYSTEM", "1")
-        return init(tmp_path_factory.mktemp("template") / "memory", identity="ada").root
-
-
-@pytest.fixture
-def memory(template_memory, tmp_path):
-    """A copy of the template memory, its hooks its own."""
-    root = tmp_path / "memory"
-    shutil.copytree(template_memory, root, symlinks=True)
-    subprocess.run(["git", "-C", str(root), "config", "core.hooksPath", str(root / ".git" / "hooks")], check=True)
-    return Memory(root)
 
 
 def grow(memory: Memory, relpath: str, lines: int, word: str = "line", message: str = "feat(memory): grow a note") -> str:

@@ -50,9 +50,9 @@ def test_ending_an_entry_rewrites_only_its_line(memory):
 
 
 def test_ticking_the_box_by_hand_closes_it(memory):
-    made = fill(memory)
+    fill(memory)
     path = memory.root / "ledger/commitments.md"
-    path.write_text(path.read_text().replace(f"- [ ] open · \"I'll commit that.\"", "- [x] open · \"I'll commit that.\""))
+    path.write_text(path.read_text().replace("- [ ] open · \"I'll commit that.\"", "- [x] open · \"I'll commit that.\""))
     assert ledger.entries(memory, "commitments")[0].status == "closed"
 
 
