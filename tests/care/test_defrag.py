@@ -27,10 +27,10 @@ NOTES = {
 
 
 @pytest.fixture(scope="module")
-def tangled_template(tmp_path_factory, fresh_template):
+def tangled_template(tmp_path_factory, memory_template):
     root = tmp_path_factory.mktemp("tangled") / "memory"
     with isolated_session(tmp_path_factory):
-        copy_memory(fresh_template, root)
+        copy_memory(memory_template[0], root)
         for rel, text in NOTES.items():
             (root / rel).parent.mkdir(parents=True, exist_ok=True)
             (root / rel).write_text(text)
