@@ -8,7 +8,6 @@ from souveraine.store.memory import Memory
 
 BANDWIDTHS = ("high", "medium", "low", "minimal")
 TIERS = ("episodic", "foundational", "constitutive")
-_TIER = re.compile(rb"^tier:\s*['\"]?(\w+)", re.MULTILINE)
 _ITEM = re.compile(r"^- ", re.MULTILINE)
 
 
@@ -64,14 +63,10 @@ def pending(memory: Memory) -> int:
 
 
 def memories_by_tier(memory: Memory) -> dict[str, int]:
-    counts = dict.fromkeys(TIERS, 0)
-    folder = memory.root / "memories"
-    for path in folder.rglob("*.md") if folder.is_dir() else ():
-        with open(path, "rb") as handle:
-            match = _TIER.search(handle.read(1024))
-        tier = match[1].decode() if match else "episodic"
-        counts[tier] = counts.get(tier, 0) + 1
-    return counts
+    from souveraine.identity.catalog import catalog
+
+    totals = catalog(memory).totals()
+    return {tier: totals.get(tier, 0) for tier in TIERS}
 
 
 def last_commit(memory: Memory) -> dict | None:

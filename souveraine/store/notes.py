@@ -125,6 +125,57 @@ def peek(path: Path, *keys: str) -> dict[str, Any]:
     return found
 
 
+def properties(text: str) -> dict[str, Any] | None:
+    """Every property of a note whose frontmatter is flat — plain or quoted scalars, and lists
+    of them — without loading a YAML parser (for hot paths); None when it needs the parser.
+
+    Scalars come back as text, as ``peek`` gives them; ``[]`` is an empty list.
+    """
+    text = text.replace("\r\n", "\n").lstrip("\ufeff")
+    if not text.startswith("---\n"):
+        return {}
+    found: dict[str, Any] = {}
+    items: list | None = None
+    for line in text[4:].split("\n"):
+        if line.rstrip() == "---":
+            return found
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        if line.startswith(("  - ", "- ")) and items is not None:
+            value = _scalar(line.split("- ", 1)[1])
+            if value is None:
+                return None
+            items.append(value)
+            continue
+        key, colon, rest = line.partition(":")
+        if not colon or not re.fullmatch(r"[A-Za-z0-9_-]+", key):
+            return None
+        rest = rest.strip()
+        items = None
+        if not rest:
+            items = found[key] = []
+        elif rest == "[]":
+            found[key] = []
+        else:
+            value = _scalar(rest)
+            if value is None:
+                return None
+            found[key] = value
+    return None
+
+
+def _scalar(raw: str) -> str | None:
+    raw = raw.strip()
+    if raw.startswith("'"):
+        return raw[1:-1].replace("''", "'") if len(raw) > 1 and raw.endswith("'") and "'" not in raw[1:-1].replace("''", "") else None
+    if raw.startswith('"'):
+        return raw[1:-1] if len(raw) > 1 and raw.endswith('"') and not re.search(r'[\\"]', raw[1:-1]) else None
+    if not raw or raw[0] in "[]{}|>&*!%@`,?:#-" and raw != "-" or raw.startswith("- "):
+        return None
+    value = raw.split(" #", 1)[0].rstrip()
+    return value if value and ": " not in value else None
+
+
 def dumps(note: Note) -> str:
     body = note.body
     if not note.meta:

@@ -18,7 +18,6 @@ from souveraine.store.memory import Memory
 
 SYNTHESIZED = "system/synthesized"
 INNER_VOICE = "system/metacognition/subconscious.md"
-_TIER = re.compile(rb"^tier:\s*['\"]?constitutive\b", re.MULTILINE)
 _SPOKEN = re.compile(rb"^## \d\d:\d\d:\d\d \xc2\xb7 (?:user|assistant)\b", re.MULTILINE)
 _ENTRY = re.compile(r"^\[\d{4}-\d\d-\d\d", re.MULTILINE)
 
@@ -96,13 +95,11 @@ def pinned_bytes(memory: Memory) -> int:
 
 
 def constitutive(memory: Memory) -> list[Path]:
-    folder = memory.root / "memories"
-    found = []
-    for path in folder.glob("*.md") if folder.is_dir() else ():
-        with open(path, "rb") as handle:
-            if _TIER.search(handle.read(2048)):
-                found.append(path)
-    return found
+    """The constitutive memories (pinned in every wake), from the catalog, not a folder scan."""
+    from souveraine.identity.catalog import FOLDER, catalog
+
+    found = catalog(memory).elevated
+    return [memory.root / FOLDER / name for name, info in sorted(found.items()) if info.get("tier") == "constitutive"]
 
 
 def last_synthesis(memory: Memory) -> Mark | None:

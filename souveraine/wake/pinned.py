@@ -1,0 +1,107 @@
+"""The pinned files: system/ (persona first, state last) and the synthesized essence.
+
+Each file comes without its frontmatter; its title becomes the part's heading and its own
+headings shift under it, so the wake keeps one clean outline.
+"""
+
+from souveraine.store import notes
+from souveraine.store.memory import Memory
+from souveraine.wake.document import CUT_STATE, CUT_SYNTHESIZED, CUT_SYSTEM, Part
+from souveraine.wake.foundations import read as read_note
+from souveraine.wake.privacy import Viewport
+
+INNER_VOICE = "system/metacognition/subconscious.md"   # its tail only: now.py
+STATE = "system/state.md"
+SYNTHESIZED = "system/synthesized/"
+EFFECTIVE = "system/persona/effective.md"
+# The pinned files in the order a reader meets them; others of system/ follow, sorted, and
+# state comes last. effective.md is the "you" section itself, so it is not repeated.
+PINNED_ORDER = ("system/persona/identity.md", "system/persona/principles.md", "system/persona/", "system/human/",
+                "system/project/", "system/conventions.md", "system/")
+
+
+def system(memory: Memory, view: Viewport) -> list[Part]:
+    """The pinned system/ files, persona first and state last; minimal keeps state alone."""
+    paths = [] if view.bandwidth == "minimal" else pinned_paths(memory)
+    out = []
+    for n, relpath in enumerate(paths):
+        part = _file_part(memory, "system", relpath, view, 3)
+        if part:
+            part.cut, part.seq = CUT_SYSTEM, n
+            out.append(part)
+    if memory.exists(STATE):
+        part = _file_part(memory, "system", STATE, view, 3)
+        if part:
+            part.cut = CUT_STATE
+            out.append(part)
+    return out
+
+
+def pinned_paths(memory: Memory) -> list[str]:
+    folder = memory.root / "system"
+    found = sorted(memory.rel(p) for p in folder.rglob("*.md")) if folder.is_dir() else []
+    skip = {INNER_VOICE, STATE, EFFECTIVE}
+    found = [p for p in found if p not in skip and not p.startswith(SYNTHESIZED)]
+    rank = {p: next(n for n, lead in enumerate(PINNED_ORDER) if p == lead or (lead.endswith("/") and p.startswith(lead)))
+            for p in found}
+    return sorted(found, key=lambda p: (rank[p], p))
+
+
+def synthesized(memory: Memory, view: Viewport) -> list[Part]:
+    folder = memory.root / SYNTHESIZED
+    paths = sorted(memory.rel(p) for p in folder.glob("*.md")) if folder.is_dir() else []
+    out = []
+    for n, relpath in enumerate(paths):
+        part = _file_part(memory, "synthesized", relpath, view, 3)
+        if part:
+            part.cut, part.seq = CUT_SYNTHESIZED, n
+            out.append(part)
+    return out
+
+
+def _file_part(memory: Memory, section: str, relpath: str, view: Viewport, level: int) -> Part | None:
+    note = read_note(memory, relpath)
+    if not view.allows(relpath, str(note.get("visibility") or "public")):
+        return None
+    title, body = _title(note.body)
+    body = view.clean(body.strip("\n"))
+    heading = f"{'#' * level} {title} · `{relpath}`" if title else f"{'#' * level} `{relpath}`"
+    data = {"path": relpath, "title": title, "text": body}
+    if section == "synthesized":
+        data["through"] = str(note.get("through") or "")[:10]
+    if relpath == STATE:
+        data["state"] = state = _state(note)
+        heading += f"\n\nPhase **{state['phase']}**" + (f", unit `{state['unit']}`" if state["unit"] else "") + "."
+        if state["files_touched"]:
+            heading += " Files touched: " + ", ".join(f"`{p}`" for p in state["files_touched"]) + "."
+    body = demote(body, level - 1)
+    return Part(section, relpath, data, f"{heading}\n\n{body}\n" if body else f"{heading}\n")
+
+
+def _state(note: notes.Note) -> dict:
+    files = note.get("files_touched") or []
+    return {"phase": str(note.get("phase") or "idle"), "unit": str(note.get("unit") or ""),
+            "files_touched": [str(p) for p in (files if isinstance(files, list) else [files])]}
+
+
+def _title(body: str) -> tuple[str, str]:
+    """The body's leading ``# Title`` (then the body without it), else no title."""
+    stripped = body.lstrip("\n")
+    first, _, rest = stripped.partition("\n")
+    if first.startswith("# "):
+        return first[2:].strip(), rest
+    return "", body
+
+
+def demote(body: str, by: int) -> str:
+    """Shift every Markdown heading down ``by`` levels (outside code fences), at most to ######."""
+    out, fenced = [], False
+    for line in body.split("\n"):
+        if line.lstrip().startswith(("```", "~~~")):
+            fenced = not fenced
+        elif not fenced and line.startswith("#"):
+            hashes = len(line) - len(line.lstrip("#"))
+            if hashes <= 6 and line[hashes:hashes + 1] in (" ", ""):
+                line = "#" * min(6, hashes + by) + line[hashes:]
+        out.append(line)
+    return "\n".join(out)
