@@ -57,10 +57,23 @@ def run(memory: Memory, command: str, event: events.Event) -> dict:
     return {"event": event.name, "id": event.id, "exit": code}
 
 
+def begin(memory: Memory, sha: str) -> None:
+    """Before the first delivery starts, mark where it starts: just before ``sha``.
+
+    Called in commit order by the committing process, so whichever delivery runs first
+    delivers every commit since, in order, and the others find theirs already done.
+    """
+    path = memory.cache / CURSOR
+    if path.exists():
+        return
+    parent = memory.git("rev-parse", "-q", "--verify", f"{sha}^", check=False).stdout.strip()
+    atomic_write(path, parent + "\n")
+
+
 def _undelivered(memory: Memory, sha: str) -> list[events.Event]:
     cursor = _cursor(memory)
-    if cursor == sha:
-        return []
+    if cursor == sha or (cursor and _ancestor(memory, sha, cursor)):
+        return []                       # a later delivery already took this commit along
     if cursor and _behind(memory, cursor, sha) <= BACKLOG:
         return events.events(memory, cursor, sha)
     return events.for_commit(memory, sha)
@@ -73,9 +86,13 @@ def _cursor(memory: Memory) -> str | None:
         return None
 
 
+def _ancestor(memory: Memory, older: str, newer: str) -> bool:
+    return memory.git("merge-base", "--is-ancestor", older, newer, check=False).returncode == 0
+
+
 def _behind(memory: Memory, cursor: str, sha: str) -> int:
     """Commits from ``cursor`` to ``sha``; past the backlog when cursor is not an ancestor (history moved)."""
-    if memory.git("merge-base", "--is-ancestor", cursor, sha, check=False).returncode != 0:
+    if not _ancestor(memory, cursor, sha):
         return BACKLOG + 1
     return int(memory.git("rev-list", "--count", f"{cursor}..{sha}").stdout.strip() or 0)
 

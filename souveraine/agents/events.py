@@ -146,6 +146,9 @@ def after_commit(root) -> None:
     sha = head(memory)
     if sha is None:
         return
+    from souveraine.agents import delivery
+
+    delivery.begin(memory, sha)
     log = memory.cache / "events.log"
     log.parent.mkdir(parents=True, exist_ok=True)
     env = git.sealed_env(memory.root)

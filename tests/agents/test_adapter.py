@@ -78,3 +78,11 @@ def test_a_payload_it_cannot_answer_exits_1_never_2(invoke, text, message):
     done = invoke("integrate", "hook", input=text)
     assert done.exit_code == 1, "exit 2 would block the agent"
     assert message in done.output
+
+
+def test_session_start_answers_with_the_wake_as_context(invoke):
+    done = invoke("integrate", "hook", input=payload("session_start.json"))
+    assert done.exit_code == 0, done.output
+    answer = json.loads(done.output)["hookSpecificOutput"]
+    assert answer["hookEventName"] == "SessionStart"
+    assert answer["additionalContext"].startswith("# Wake — ada\n")

@@ -203,3 +203,16 @@ def test_witnessed_elevation_then_a_later_witness(memory, witnesses):
     assert (recognition.data["kind"], recognition.data["identity"]) == ("recognition", "ada")
     assert recognition.data["fields"]["memory"] == kept["id"]
     assert again.data["fields"]["witnessed by"] == second.did
+
+
+def test_deliveries_that_start_out_of_order_still_deliver_in_commit_order(memory, recorder):
+    command, out = recorder
+    inbox.add(memory, "one", "low")
+    first = events.head(memory)
+    delivery.begin(memory, first)
+    inbox.add(memory, "two", "low")
+    second = events.head(memory)
+    delivery.begin(memory, second)
+    assert len(delivery.deliver(memory, second, command)) == 2
+    assert delivery.deliver(memory, first, command) == [], "the later delivery took it along"
+    assert [json.loads(line)["data"]["text"] for line in out.read_text().splitlines()] == ["one", "two"]

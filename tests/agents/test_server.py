@@ -61,7 +61,7 @@ def test_every_tool_answers_against_a_memory(memory, monkeypatch):
         out["archive"] = data(await client.call_tool("archive", {"force": True}))
         out["doctor"] = data(await client.call_tool("doctor", {}))
         out["status"] = data(await client.call_tool("status", {"bandwidth": "medium"}))
-        out["wake"] = await client.call_tool("wake", {"bandwidth": "low"})
+        out["wake"] = data(await client.call_tool("wake", {"bandwidth": "low"}))
         out["elevate"] = data(await client.call_tool("elevate", {
             "memory_id": out["remember"]["id"], "tier": "foundational", "walls": ["I keep my word"]}))
         plain = data(await client.call_tool("remember", {"text": "Lea's birthday is in May."}))
@@ -83,7 +83,7 @@ def test_every_tool_answers_against_a_memory(memory, monkeypatch):
     assert "I keep my word" in memory.read_text("system/persona/effective.md")
     assert out["unwitnessed"].is_error
     assert "witness_required: " in out["unwitnessed"].content[0].text
-    assert not out["wake"].is_error or "unavailable: wake is not part" in out["wake"].content[0].text
+    assert out["wake"]["document"].startswith("# Wake — ada\n\nBandwidth low")
     assert out["bad"].is_error
     assert out["bad"].content[0].text.endswith("usage: the assistant's text is empty; give what the assistant said "
                                                "(--assistant TEXT)")
@@ -97,11 +97,13 @@ def test_notes_are_resources(memory):
         listed = (await client.list_resources()).resources
         templates = (await client.list_resource_templates()).resource_templates
         identity = await client.read_resource("memory://notes/system/persona/identity.md")
-        return listed, templates, identity
+        wake = await client.read_resource("memory://wake")
+        return listed, templates, identity, wake
 
-    listed, templates, identity = run(scenario, server.build(memory.root))
+    listed, templates, identity, wake = run(scenario, server.build(memory.root))
     uris = [str(r.uri) for r in listed]
     assert uris[0] == "memory://wake"
+    assert wake.contents[0].text.startswith("# Wake — ada")
     assert "memory://notes/system/persona/identity.md" in uris
     assert any(uri.startswith("memory://notes/memories/") for uri in uris)
     assert not any(uri.startswith(("memory://notes/journal/", "memory://notes/.souveraine")) for uri in uris)
