@@ -73,8 +73,6 @@ def exchange_of(payload: dict):
 
 
 def _wake(memory: Memory) -> str:
-    try:
-        from souveraine.wake import render, wake
-    except ImportError:
-        return ""
+    from souveraine.wake import render, wake
+
     return render.markdown(wake(memory))

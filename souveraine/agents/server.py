@@ -100,11 +100,8 @@ def tool_wake(memory: Memory, bandwidth: Bandwidth = "high",
               shared: Annotated[bool, Field(description="A wake others will read: nothing private")] = False) -> dict:
     """Wake: the context document for a new session — who you are, what shaped you, what to
     know now, where the rest is — within the model's token budget. Read it before anything else."""
-    try:
-        from souveraine.wake import render, wake
-    except ImportError:
-        raise UsageError("wake is not part of this installation yet; read system/ through the resources",
-                         code="unavailable") from None
+    from souveraine.wake import render, wake
+
     document = wake(memory, identity=identity, model=model, bandwidth=bandwidth, shared=shared)
     return {"document": render.markdown(document)}
 
