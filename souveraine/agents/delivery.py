@@ -11,7 +11,6 @@ next event is still delivered; the commit is never touched.
 """
 
 import json
-import os
 import subprocess
 import sys
 import time

@@ -96,23 +96,19 @@ def follow(memory: Memory, since: str | None = None, *, wait, interval: float = 
     ``wait(interval)`` sleeps between looks at HEAD (tests pass their own); stop by raising.
     """
     last = _rev(memory, since) if since else head(memory)
-    if since:
-        yield from events(memory, last)
-        last = head(memory)
     while True:
-        wait(interval)
         now = head(memory)
         if now and now != last:
-            yield from (events(memory, last) if last else events(memory))
+            yield from events(memory, last, until=now) if last else events(memory, until=now)
             last = now
+        wait(interval)
 
 
 def commits(memory: Memory, span: str, single: bool = False) -> list[Commit]:
     limit = ["-1"] if single else ["--reverse"]
     out = memory.git("log", *limit, "--no-renames", "--name-status", _FORMAT, span).stdout
     found = [_commit(chunk) for chunk in out.split(SEP) if chunk.strip()]
-    diffed = [c.sha for c in found if any(_is_diffed(path) for _, path in c.changes)]
-    if diffed:
+    if any(_is_diffed(path) for c in found for _, path in c.changes):
         _read_lines(memory, found, limit, span)
     return found
 
@@ -228,7 +224,7 @@ def _rev(memory: Memory, rev: str) -> str:
 
 
 def _path_events(memory: Memory, commit: Commit, status: str, path: str) -> list[Event]:
-    added, removed = commit.added.get(path, []), commit.removed.get(path, [])
+    added = commit.added.get(path, [])
 
     def event(name: str, **data) -> Event:
         return Event(name, commit.sha, commit.at, commit.subject, path, data)

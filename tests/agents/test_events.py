@@ -216,3 +216,17 @@ def test_deliveries_that_start_out_of_order_still_deliver_in_commit_order(memory
     assert len(delivery.deliver(memory, second, command)) == 2
     assert delivery.deliver(memory, first, command) == [], "the later delivery took it along"
     assert [json.loads(line)["data"]["text"] for line in out.read_text().splitlines()] == ["one", "two"]
+
+
+def test_follow_since_starts_with_what_came_after_it(memory):
+    start = events.head(memory)
+    inbox.add(memory, "already there", "low")
+
+    def wait(interval):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        seen = []
+        for event in events.follow(memory, start, wait=wait):
+            seen.append(event.data["text"])
+    assert seen == ["already there"]
