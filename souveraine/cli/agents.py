@@ -163,14 +163,16 @@ def events_cmd(memory, since, follow, interval, as_json):
         emit([event.to_dict() for event in events.events(memory, since)], as_json, _render_events)
         return
     import json
+    import sys
     import time
 
-    for event in events.follow(memory, since, wait=time.sleep, interval=interval):
-        data = event.to_dict()
-        click.echo(json.dumps(data, ensure_ascii=False) if as_json else _render_events([data]))
-        import sys
-
-        sys.stdout.flush()
+    try:
+        for event in events.follow(memory, since, wait=time.sleep, interval=interval):
+            data = event.to_dict()
+            click.echo(json.dumps(data, ensure_ascii=False) if as_json else _render_events([data]))
+            sys.stdout.flush()      # a pipe's reader wants each event as it lands
+    except KeyboardInterrupt:
+        return                      # Ctrl-C is how following ends
 
 
 def _leaves():
