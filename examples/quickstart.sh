@@ -13,6 +13,8 @@ run persist --session demo --user "Can you book the train to Porto for Saturday?
 run surface
 run ledger commitments
 run reflect --force
+run recall "when does Lena arrive"
+run wake --budget 2000
 run status --bandwidth medium
 printf '\nThe memory is a git repository of Markdown files:\n'
 git -C "$MEMORY" log --oneline
