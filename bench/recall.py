@@ -5,112 +5,38 @@
 For each size: a full rebuild (MB/s) beside `grep -r` over the same files in the same run,
 the incremental update after one new turn (what a recall or the post-commit hook pays after
 persist), and query times (the whole recall() call, freshness check included, and the SQL
-alone). The memories are written once — journal day files through store.journal, memory
-files directly, one commit — and cached under bench/.cache keyed by their parameters;
-each run works on a copy.
+alone). The memories are generated once — journal day files, memory
+files, people, domains, syntheses, a commit a day — by bench/generate.py, cached under
+bench/.cache keyed by their shape; each run works on a copy.
 """
 
 import argparse
 import json
 import os
-import random
-import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from datetime import date, datetime, timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench import generate  # noqa: E402
 from bench.conversations import Line, day_texts  # noqa: E402
 from souveraine.recall import index, query, sources  # noqa: E402
 from souveraine.recall.rank import Ranking  # noqa: E402
 from souveraine.recall.search import Search, recall  # noqa: E402
-from souveraine.store import git  # noqa: E402
 from souveraine.store.memory import Memory  # noqa: E402
 
-CACHE = Path(__file__).resolve().parent / ".cache"
-VERSION = 2              # bump when the generated memory changes shape
-END = date(2026, 11, 30)
-COMMON = ("the a and to of I you it is that in we for this on was with my but be have not are so just "
-          "what about can do at if me like your all think there will one would get out know time").split()
-NAMES = ["Clara", "Malik", "Ines", "Tomasz", "Yuki", "Ana", "Olu", "Sven", "Priya", "Luca", "Noor", "Jonas"]
+END = generate.END
 QUERIES = [
     "book", "what did I say about that book in March", "kayak harbour", "Clara birthday present",
     "release planned", "thinking", "morning", "the budget spreadsheet last week", "since May garden",
     "2025-04 holiday", "zeppelin", "lantern orchard", "NEAR(\"quote\" *", "yesterday", "people",
     "tea rooibos genmaicha", "meeting roadmap argued", "dentist appointment", "Ines Lisbon", "recipe lentils curry",
 ]
-
-
-def vocabulary(rng: random.Random, size: int = 30_000) -> list[str]:
-    syllables = ["ka", "lo", "mi", "ren", "to", "sa", "vel", "qu", "dor", "ni", "pa", "shi", "ber", "an", "el",
-                 "um", "ro", "tes", "gar", "fin", "ol", "mar", "cre", "di", "us"]
-    words = {"".join(rng.choices(syllables, k=rng.randint(2, 4))) for _ in range(size * 2)}
-    real = ("book harbour kayak garden holiday budget spreadsheet recipe lentils curry tea rooibos genmaicha "
-            "meeting roadmap dentist appointment release planned birthday present morning lantern orchard "
-            "quote people thinking zeppelin").split()
-    vocab = sorted(words)[: size - len(real)]
-    rng.shuffle(vocab)
-    for word in real:               # real words at everyday ranks, not at the head of the curve
-        vocab.insert(rng.randint(30, 5000), word)
-    return vocab
-
-
-def sentence(rng: random.Random, vocab: list[str], weights: list[float]) -> str:
-    words = []
-    for _ in range(rng.randint(12, 80)):
-        words.append(rng.choice(COMMON) if rng.random() < 0.45 else rng.choices(vocab, cum_weights=weights)[0])
-    if rng.random() < 0.1:
-        words.insert(rng.randrange(len(words)), rng.choice(NAMES))
-    return " ".join(words).capitalize() + "."
-
-
-def build(root: Path, years: int, turns_per_day: int, memories_per_week: int, seed: int) -> None:
-    """A memory with ``years`` of journal and memories, in one commit."""
-    from souveraine.bootstrap import init
-
-    rng = random.Random(seed)
-    vocab = vocabulary(rng)
-    weights, total = [], 0.0
-    for rank in range(1, len(vocab) + 1):      # Zipf: a few words common, most rare
-        total += 1 / rank
-        weights.append(total)
-    memory = Memory(init(root, identity="bench").root)
-    start = END - timedelta(days=365 * years)
-    for offset in range((END - start).days):
-        day = start + timedelta(days=offset)
-        at = datetime.combine(day, datetime.min.time()) + timedelta(hours=8)
-        lines = []
-        for n in range(turns_per_day):
-            at += timedelta(seconds=rng.randint(10, 900))
-            lines.append(Line(at, "user" if n % 2 == 0 else "assistant", sentence(rng, vocab, weights), f"s{offset}"))
-        texts, _ = day_texts(lines)
-        for rel, text in texts.items():
-            memory.path(rel).parent.mkdir(parents=True, exist_ok=True)
-            memory.path(rel).write_text(text, encoding="utf-8")
-        if day.weekday() < memories_per_week:
-            body = sentence(rng, vocab, weights)
-            tier = "foundational" if rng.random() < 0.05 else "episodic"
-            memory.path(f"memories/{day}-m{offset:05d}-{offset:08x}.md").write_text(
-                f"---\nid: 00000000-0000-4000-8000-{offset:012x}\ntier: {tier}\ncreated: {day}T20:00:00+00:00\n"
-                f"identity_id: ''\nkey: ''\nvisibility: public\nsource: ''\ndescription: {body[:60]}\n"
-                f"tags:\n  - memory\n  - {tier}\n---\n{body}\n", encoding="utf-8")
-    git.commit(memory.root, ["journal", "memories"], f"chore(journal): {years} years of synthetic turns")
-
-
-def cached(years: int, turns_per_day: int, memories_per_week: int, seed: int) -> Path:
-    key = f"v{VERSION}-y{years}-t{turns_per_day}-m{memories_per_week}-s{seed}"
-    root = CACHE / key / "memory"
-    if not (root / "souveraine.toml").exists():
-        shutil.rmtree(root.parent, ignore_errors=True)
-        started = time.perf_counter()
-        build(root, years, turns_per_day, memories_per_week, seed)
-        print(f"  built {key} in {time.perf_counter() - started:.1f}s", file=sys.stderr)
-    return root
 
 
 def measure(root: Path, repeat: int) -> dict:
@@ -160,7 +86,9 @@ def _queries(memory: Memory, repeat: int) -> dict:
 
 
 def _incremental(memory: Memory, repeat: int) -> dict:
-    """One new turn, committed as persist does, then the update a recall or the hook makes."""
+    """One new turn, committed as persist does, then the update a recall or the hook makes
+    (the post-commit hook, which would make it first, is kept out)."""
+    os.environ.update({"GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "core.hooksPath", "GIT_CONFIG_VALUE_0": "/dev/null"})
     times, fresh = [], []
     for n in range(repeat):
         at = datetime.combine(END, datetime.min.time()) + timedelta(hours=23, seconds=n)
@@ -193,7 +121,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--years", default="1,10", help="comma-separated sizes in years")
     parser.add_argument("--turns-per-day", type=int, default=40)
-    parser.add_argument("--memories-per-week", type=int, default=5)
+    parser.add_argument("--memories-per-day", type=int, default=generate.Shape.memories_per_day)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--json", action="store_true")
@@ -201,16 +129,15 @@ def main() -> None:
     os.environ["SOUVERAINE_NOW"] = f"{END.isoformat()}T23:30:00+00:00"
     results = {}
     for years in (int(y) for y in args.years.split(",")):
-        source = cached(years, args.turns_per_day, args.memories_per_week, args.seed)
+        built = generate.cached(generate.Shape.years(years, turns_per_day=args.turns_per_day,
+                                                     memories_per_day=args.memories_per_day, seed=args.seed))
         with tempfile.TemporaryDirectory() as tmp:
-            root = Path(tmp) / "memory"
-            shutil.copytree(source, root, symlinks=True)
-            git.run(root, "update-index", "-q", "--refresh", check=False)   # a copy's stat data is stale
+            root = generate.copy_of(built, Path(tmp))
             results[f"{years}y"] = measure(root, args.repeat)
     if args.json:
         print(json.dumps(results, indent=2))
         return
-    print(f"{args.turns_per_day} turns a day, {args.memories_per_week} memories a week; machine: {os.cpu_count()} cores\n")
+    print(f"{args.turns_per_day} turns a day, {args.memories_per_day} memories a day; machine: {os.cpu_count()} cores\n")
     for name, r in results.items():
         print(f"{name}: {r['files']} files, {r['mb']} MB, {r['documents']} documents, index {r['index_mb']} MB")
         print(f"  full rebuild   {r['rebuild_s']:>7.2f} s  {r['rebuild_mb_s']:>7.1f} MB/s")

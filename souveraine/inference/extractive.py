@@ -133,13 +133,26 @@ def names(text: str, lowercase: set[str] | frozenset = frozenset()) -> list[str]
     said = _BACKTICK.sub(" ", plain)
     split = sentences(said)
     inner = {m[0] for s in split for m in list(TOKEN.finditer(s))[1:] if m[0][:1].isupper()}
-    common = {w for w in (lowercase | lowercase_words(said)) if w.capitalize() not in inner}
+    common = _Common(lowercase, lowercase_words(said), inner)
     for sentence in split:
         for run in _capitalised_runs(sentence, common):
             found.setdefault(run, None)
         for term in _CODE_TERM.findall(sentence):
             found.setdefault(term, None)
     return list(found)
+
+
+class _Common:
+    """The words used in lower case (here or in ``lowercase``) and never capitalised inside a
+    sentence; asked word by word, because ``lowercase`` can be a whole window's vocabulary."""
+
+    __slots__ = ("lowercase", "here", "inner")
+
+    def __init__(self, lowercase, here: set[str], inner: set[str]):
+        self.lowercase, self.here, self.inner = lowercase, here, inner
+
+    def __contains__(self, word: str) -> bool:
+        return (word in self.here or word in self.lowercase) and word.capitalize() not in self.inner
 
 
 def _capitalised_runs(sentence: str, seen_lower: set[str], openers: bool = True) -> list[str]:

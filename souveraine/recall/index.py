@@ -163,10 +163,41 @@ def after_commit(root: Path) -> None:
     """For the post-commit hook: bring an existing index up to date; never raise, never build one."""
     try:
         memory = Memory(root)
-        if location(memory).exists():
+        if location(memory).exists() and not _committed_since(memory):
             refresh(memory)
     except Exception:  # a cache must never fail a commit
         pass
+
+
+def _committed_since(memory: Memory) -> bool:
+    """Read what the commits since the index's own changed (and what it knew was dirty),
+    without `git status` over the work tree: that scan costs 100 ms at ten years, and the
+    next recall makes it anyway. False when the index's commit is gone or unknown."""
+    conn = connect(location(memory))
+    try:
+        meta, head = _meta(conn), git.head(memory.root)
+        if meta.get("schema") != SCHEMA or not meta.get("commit") or not head:
+            return False
+        changed = _changed(memory.root, meta["commit"], head)
+        if changed is None:
+            return False
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            if _meta(conn) != meta:             # another process updated it meanwhile
+                conn.execute("ROLLBACK")
+                return False
+            known = set(meta.get("dirty", []))
+            read = _apply(memory, conn, sorted(changed | known), Update("incremental", commit=head), skip_unchanged=True)
+            _index_texts(conn, read)
+            _set_meta(conn, {"commit": head, "dirty": sorted(known | set(read))})
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+        return True
+    finally:
+        conn.close()
 
 
 def status(memory: Memory) -> dict:

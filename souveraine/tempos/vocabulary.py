@@ -92,8 +92,19 @@ def _after(text: str, block: str) -> int:
 
 
 def _commit_of(memory: Memory, turn: Turn) -> str | None:
-    """The commit that wrote the witness (HEAD when it is not committed yet)."""
-    done = memory.git("log", "--format=%H", "-S", f"^{turn.block_id}", "--", turn.path, check=False)
+    """The commit that wrote the witness (HEAD when it is not committed yet).
+
+    The witness is recent, so the newest commit that changed its block's count is looked
+    for first, and taken when its parent did not hold the block yet: that stops the walk
+    after a few commits instead of ten years of them. Otherwise the oldest of all is it."""
+    mark = f"^{turn.block_id}"
+    newest = memory.git("log", "-n", "1", "--format=%H %P", "-S", mark, "--", turn.path, check=False).stdout.split()
+    if not newest:
+        return _head(memory)
+    parent = memory.git("show", f"{newest[1]}:{turn.path}", check=False) if len(newest) > 1 else None
+    if parent is None or parent.returncode != 0 or not re.search(f"^{re.escape(mark)}[ \t]*$", parent.stdout, re.MULTILINE):
+        return newest[0]
+    done = memory.git("log", "--format=%H", "-S", mark, "--", turn.path, check=False)
     shas = done.stdout.split() if done.returncode == 0 else []
     return shas[-1] if shas else _head(memory)
 

@@ -137,6 +137,21 @@ def test_after_commit_refreshes_an_index_and_never_raises(memory, no_after_commi
     index.after_commit(memory.root)
 
 
+def test_after_a_commit_only_committed_files_are_read_and_a_later_edit_is_still_caught(seeded, no_after_commit, say,
+                                                                                      monkeypatch):
+    say(("2026-11-29T08:00:00", "user", "The quay was busy."))           # a commit the index missed
+    say(("2026-11-30T08:00:00", "user", "The harbour was foggy."))
+    (seeded.root / "people" / "clara.md").write_text("Clara moved to Porto.\n")      # edited, not committed
+    with monkeypatch.context() as patched:
+        patched.setattr(index, "_state", lambda root: pytest.fail("after one commit, the work tree was scanned"))
+        index.after_commit(seeded.root)
+    assert index.status(seeded)["commit"] == git(seeded.root, "rev-parse", "HEAD").strip()
+    assert found(seeded, "foggy harbour") == {"journal/2026/11/2026-11-30.md"}
+    assert found(seeded, "busy quay") == {"journal/2026/11/2026-11-29.md"}
+    assert "people/clara.md" in found(seeded, "Porto")                                  # recall's own check
+    same_as_rebuild(seeded)
+
+
 def test_updates_at_once_queue_and_agree(seeded, say):
     say(*[(f"2026-11-30T08:00:{n:02d}", "user", f"parallel note {n}") for n in range(20)])
     errors = []

@@ -30,6 +30,24 @@ def test_change_commits_exactly_its_paths(memory):
     assert git(memory.root, "status", "--porcelain").strip() == "?? domains/unrelated.md"
 
 
+def test_what_a_person_staged_stays_staged_and_out_of_the_commit(memory):
+    (memory.root / "domains" / "staged.md").write_text("staged by hand\n")
+    git(memory.root, "add", "domains/staged.md")
+    with memory.change("feat(memory): add a note") as change:
+        change.write("memories/a.md", "---\ndescription: a\n---\nA\n")
+    assert git(memory.root, "show", "--name-only", "--format=", "HEAD").split() == ["memories/a.md"]
+    assert git(memory.root, "status", "--porcelain").strip() == "A  domains/staged.md"
+
+
+def test_a_commit_reads_as_git_commit_writes_it(memory):
+    with memory.change("feat(memory): add a note  \n\n\nWith a body.   \n\n") as change:
+        change.write("memories/a.md", "---\ndescription: a\n---\nA\n")
+    assert git(memory.root, "log", "-1", "--format=%B", "HEAD") == "feat(memory): add a note\n\nWith a body.\n\n"
+    assert git(memory.root, "log", "-g", "-1", "--format=%gs", "HEAD").strip() == "commit: feat(memory): add a note"
+    assert git(memory.root, "rev-parse", "HEAD^").strip() == git(memory.root, "rev-parse", "HEAD@{1}").strip()
+    assert_clean(memory.root)
+
+
 def test_no_commit_when_nothing_changed(memory):
     head = git(memory.root, "rev-parse", "HEAD")
     text = memory.read_text("system/state.md")
