@@ -1,0 +1,1 @@
+"""Any agent can use the memory: the MCP server, tool definitions, agent hooks, events."""

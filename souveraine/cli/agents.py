@@ -1,0 +1,219 @@
+"""`mcp`, `tools`, `integrate`, `events`: any agent can use the memory."""
+
+import click
+
+from souveraine.cli.common import emit, json_option, pass_memory
+
+FORMAT = click.Choice(["openai", "anthropic"])
+
+
+@click.command(name="mcp")
+@pass_memory
+def mcp_cmd(memory):
+    """Serve the memory over the Model Context Protocol (stdio): its tempos as tools, its notes as resources.
+
+    Tools: wake, persist, surface, recall, remember, elevate, reflect, archive, doctor,
+    status. Resources: memory://wake and memory://notes/<path>. stdout is the wire; messages go
+    to stderr. Needs the mcp package (pip install 'souveraine[mcp]').
+
+    Example:
+
+        claude mcp add souveraine -- souveraine --memory ~/memory mcp
+    """
+    from souveraine.errors import SouveraineError
+
+    try:
+        from souveraine.agents import server
+    except ImportError as exc:
+        if exc.name and exc.name.split(".")[0] == "mcp":
+            raise SouveraineError("the MCP server needs the mcp package; install it with "
+                                  "pip install 'souveraine[mcp]'", code="missing_dependency") from None
+        raise
+    server.build(memory.root).run()
+
+
+@click.command(name="tools")
+@click.option("--format", "fmt", type=FORMAT, default="openai", show_default=True,
+              help="The tool-definition shape of this model API.")
+@click.option("--call", "call", metavar="NAME", default=None,
+              help="Run the tool NAME with the JSON arguments object on stdin, and print the command's JSON.")
+@json_option
+def tools_cmd(fmt, call, as_json):
+    """Print tool definitions for every command an agent may call, generated from the commands.
+
+    Each tool is one command (souveraine_inbox_add is 'souveraine inbox add'), its options
+    and arguments the tool's JSON schema. A loop around any model hands the definitions to
+    the model and runs each call with --call. The output is JSON with or without --json.
+
+    Example:
+
+        souveraine tools --format anthropic > tools.json
+        echo '{"words": ["plumber"]}' | souveraine tools --call souveraine_recall
+    """
+    from souveraine.agents import tooldefs
+
+    leaves = _leaves()
+    if call is None:
+        emit(tooldefs.definitions(leaves, fmt), True)
+        return
+    _call(tooldefs.find(leaves, call))
+
+
+@click.group(name="integrate")
+def integrate_cmd():
+    """Wire an agent's own hooks to the memory's tempos.
+
+    Example:
+
+        souveraine integrate claude-code --project ~/code/app
+    """
+
+
+@integrate_cmd.command(name="claude-code")
+@click.option("--project", type=click.Path(file_okay=False, path_type=str), default=".", show_default=True,
+              help="The project whose .claude/settings.json receives the hooks.")
+@click.option("--local", is_flag=True, help="Write .claude/settings.local.json (yours alone, not committed) instead.")
+@click.option("--souveraine", "launcher", metavar="COMMAND", default=None,
+              help="How the hooks call souveraine (default: this installation's launcher, by absolute path).")
+@click.option("--mcp", "with_mcp", is_flag=True, help="Also declare the MCP server in the project's .mcp.json.")
+@json_option
+@pass_memory
+def integrate_claude_code(memory, project, local, launcher, with_mcp, as_json):
+    """Merge the tempos into Claude Code's hooks, keeping every other setting.
+
+    SessionStart → wake (its output becomes context), UserPromptSubmit → surface (as
+    additional context), Stop → persist --claude-code, PreCompact → reflect, then archive.
+    Running it again changes nothing; hooks it wrote before are updated in place.
+    --mcp also declares the MCP server in the project's .mcp.json.
+
+    Example:
+
+        souveraine --memory ~/memory integrate claude-code --project ~/code/app --mcp
+    """
+    from pathlib import Path
+
+    from souveraine.agents import integrate
+    from souveraine.cli.common import say
+
+    results = [integrate.claude_code(memory, Path(project), local=local, souveraine=launcher)]
+    if with_mcp:
+        results.append(integrate.mcp_server(memory, Path(project), souveraine=launcher))
+    if not as_json:
+        for result in results:
+            say(f"{'wrote' if result['changed'] else 'already current:'} {result['settings']}")
+    emit(results if with_mcp else results[0], as_json, lambda data: None)
+
+
+@integrate_cmd.command(name="hook")
+@json_option
+@pass_memory
+def integrate_hook(memory, as_json):
+    """Answer an agent's lifecycle hook: its JSON payload on stdin, JSON on stdout.
+
+    For agents whose hooks want JSON only (Gemini CLI) or differ from Claude Code's
+    (Codex CLI, Letta Code). SessionStart → wake and UserPromptSubmit/BeforeAgent →
+    surface, as additionalContext; Stop/AfterAgent → persist; PreCompact/PreCompress →
+    reflect and archive. Never exits 2, which would block the agent. The output is JSON
+    with or without --json.
+
+    Example:
+
+        echo '{"hook_event_name": "BeforeAgent", "prompt": "hi"}' | souveraine integrate hook
+    """
+    import json
+    import sys
+
+    from souveraine.agents import adapter
+    from souveraine.errors import SouveraineError, UsageError
+
+    text = "" if sys.stdin is None or sys.stdin.isatty() else sys.stdin.read()
+    try:
+        try:
+            payload = json.loads(text)
+        except ValueError:
+            raise UsageError("the hook's payload on stdin is not JSON; wire this command to an agent's hook") from None
+        answer = adapter.respond(memory, payload)
+    except UsageError as exc:
+        # Exit 2 blocks the agent (its prompt, its stop): a payload we cannot read is our problem, not its.
+        raise SouveraineError(str(exc), code=exc.code) from None
+    emit(answer, True)
+
+
+@click.command(name="events")
+@click.option("--since", metavar="REV", default=None, help="Only the commits after REV (a commit id, tag or HEAD~N).")
+@click.option("--follow", is_flag=True, help="Keep watching, printing each new commit's events as it lands.")
+@click.option("--interval", type=click.FloatRange(0.05), default=1.0, show_default=True,
+              help="Seconds between looks at the memory while following.")
+@json_option
+@pass_memory
+def events_cmd(memory, since, follow, interval, as_json):
+    """What happened to the memory, read from its commits: memory.added, memory.elevated, …
+
+    Oldest first. With --json a list of events; with --follow one JSON object per line.
+    [events] command in souveraine.toml receives each new event on stdin after its commit.
+
+    Example:
+
+        souveraine events --since HEAD~10
+        souveraine events --follow --json | jq -c 'select(.event == "memory.added")'
+    """
+    from souveraine.agents import events
+
+    if not follow:
+        emit([event.to_dict() for event in events.events(memory, since)], as_json, _render_events)
+        return
+    import json
+    import sys
+    import time
+
+    try:
+        for event in events.follow(memory, since, wait=time.sleep, interval=interval):
+            data = event.to_dict()
+            click.echo(json.dumps(data, ensure_ascii=False) if as_json else _render_events([data]))
+            sys.stdout.flush()      # a pipe's reader wants each event as it lands
+    except KeyboardInterrupt:
+        return                      # Ctrl-C is how following ends
+
+
+def _leaves():
+    from souveraine.cli import cli
+    from souveraine.cli.reference import walk
+
+    ctx = click.Context(cli, info_name="souveraine")
+    return [(tuple(full.split()[1:]), command) for full, command in walk(cli, ctx)
+            if not isinstance(command, click.Group)]
+
+
+def _call(tool) -> None:
+    import json
+    import sys
+
+    from souveraine.agents import tooldefs
+    from souveraine.cli import cli
+    from souveraine.errors import UsageError
+
+    text = "" if sys.stdin is None or sys.stdin.isatty() else sys.stdin.read()
+    try:
+        arguments = json.loads(text) if text.strip() else {}
+    except ValueError:
+        raise UsageError(f"the arguments of {tool.name} on stdin are not JSON; give an object like {{}}") from None
+    chosen = (click.get_current_context().find_root().obj or {}).get("memory_path")
+    argv = [*(["--memory", chosen] if chosen else []), *tooldefs.argv(tool, arguments, ("--json",))]
+    cli.main(args=argv, prog_name="souveraine")
+
+
+def _render_events(rows: list[dict]) -> str:
+    return "\n".join(f"{row['commit'][:8]}  {row['at']}  {row['event']:22}  {_summary(row)}" for row in rows)
+
+
+def _summary(row: dict) -> str:
+    data = row["data"]
+    if row["event"].startswith("memory.") and "id" in data:
+        return f"{data['id'][:8]}  {data.get('description', row['path'] or '')}"
+    if row["event"] == "chronicle.entry_added":
+        return f"{data['kind']} · {data['identity'] or 'project'}"
+    if row["event"] == "journal.appended":
+        return f"{row['path']} (+{len(data['turns'])} turns)"
+    if "text" in data:
+        return data["text"]
+    return row["path"] or row["subject"]
