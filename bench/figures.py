@@ -203,8 +203,8 @@ def describe(built: generate.Built) -> str:
     files = sum(1 for _ in built.root.rglob("*.md"))
     size = sum(p.stat().st_size for p in built.root.rglob("*.md")) / 1e6
     s = built.stats
-    return (f"{s['days']} days: {s['turns']:,} turns, {s['memories']:,} memories ({s.get('elevated', 0)} elevated), "
-            f"{s['syntheses']} syntheses, {s['days'] + 1:,} commits; {files:,} Markdown files, {size:.0f} MB")
+    return (f"{s['days']:,} days: {s['turns']:,} turns, {s['memories']:,} memories ({s.get('elevated', 0):,} elevated), "
+            f"{s['syntheses']:,} syntheses, {s['days'] + 2:,} commits; {files:,} Markdown files, {size:.0f} MB")
 
 
 def report(figures: list[Figure], memories: list[str], options, seconds: float) -> str:

@@ -439,7 +439,7 @@ def build(root: Path, shape: Shape, progress=None) -> Built:
     parent = _git(root, "rev-parse", "HEAD").stdout.strip()
     importer = subprocess.Popen(["git", "-C", str(root), "fast-import", "--quiet", "--force"],
                                 stdin=subprocess.PIPE, stderr=subprocess.PIPE)
-    started = time.perf_counter()
+    started, children = time.perf_counter(), _children_cpu()
     for n in range(shape.days):
         day = first + timedelta(days=n)
         first_day = {}
@@ -455,7 +455,13 @@ def build(root: Path, shape: Shape, progress=None) -> Built:
         raise SystemExit(f"bench: git fast-import failed: {importer.stderr.read().decode()}")
     _git(root, "reset", "-q", "--hard")
     install(root)
-    return Built(root, shape, {**life.count, "days": shape.days, "seconds": round(time.perf_counter() - started, 1)})
+    return Built(root, shape, {**life.count, "days": shape.days, "seconds": round(time.perf_counter() - started, 1),
+                               "git_cpu_seconds": round(_children_cpu() - children, 1)})
+
+
+def _children_cpu() -> float:
+    times = os.times()
+    return times.children_user + times.children_system
 
 
 def _message(day: date, changed: dict) -> str:

@@ -63,6 +63,9 @@ def run(root: Path, *args: str, input: str | bytes | None = None, check: bool = 
 
 
 def head(root: Path) -> str | None:
+    found = _loose_head(root)
+    if found:
+        return found
     done = run(root, "rev-parse", "--verify", "-q", "HEAD", check=False)
     return done.stdout.strip() or None
 
@@ -116,7 +119,7 @@ def commit(root: Path, paths: list[str], message: str, *, author: dict[str, str]
         done = run(root, *args, "--", *paths, check=False, env=env)
         if done.returncode != 0:
             raise refusal(done, "git refused the commit")
-        sha = _loose_head(root) or run(root, "rev-parse", "HEAD").stdout.strip()
+        sha = head(root)
     if judged and _after is not None:
         _after(root)
     return sha
@@ -180,8 +183,9 @@ def _cleaned(message: str) -> str:
 
 
 def _loose_head(root: Path) -> str | None:
-    """HEAD read from .git's files, without a process: a commit has just written its branch
-    as a loose ref. None when it is not that simple (a worktree, a packed ref)."""
+    """HEAD read from .git's files, without a process: a commit writes its branch as a loose
+    ref, which wins over a packed one. None when it is not that simple (a worktree, a
+    packed ref, another ref store)."""
     git_dir = Path(root) / ".git"
     try:
         ref = (git_dir / "HEAD").read_text(encoding="ascii").strip()
