@@ -8,13 +8,12 @@ index an orphaned person) in one ``fix(memory): …`` commit.
 import posixpath
 import re
 from dataclasses import dataclass, field
-from datetime import date, datetime
 from typing import Callable
 
 from souveraine import resources
 from souveraine.care import describe, links, sections
 from souveraine.care.survey import Survey, survey
-from souveraine.store import journal, layout, notes, tokens
+from souveraine.store import clock, journal, layout, notes, tokens
 from souveraine.store.memory import Memory
 
 ERROR, WARNING, INFO = "error", "warning", "info"
@@ -247,7 +246,7 @@ def stale_synthesis(seen: Survey) -> list[Finding]:
     if not days:
         return []
     newest = journal.day_of(days[-1])
-    dated = [(d, p) for p in seen.notes if p.startswith("system/synthesized/") and (d := _day(seen.notes[p].get("through")))]
+    dated = [(d, p) for p in seen.notes if p.startswith("system/synthesized/") and (d := clock.as_day(seen.notes[p].get("through")))]
     if not dated:
         return []
     through, path = max(dated)
@@ -286,17 +285,6 @@ def available_skills() -> list[str]:
 def _system_notes(seen: Survey) -> list[str]:
     return [p for p in sorted(seen.notes)
             if p.startswith("system/") and p not in SYSTEM_EXEMPT and not seen.append_only(p) and not seen.generated(p)]
-
-
-def _day(value) -> date | None:
-    if isinstance(value, datetime):
-        return value.date()
-    if isinstance(value, date):
-        return value
-    try:
-        return date.fromisoformat(str(value)[:10]) if value else None
-    except ValueError:
-        return None
 
 
 CHECKS = (unreadable_frontmatter, missing_description, dumping_grounds, broken_links, orphans, system_budget,

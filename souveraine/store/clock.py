@@ -5,7 +5,7 @@ reproducible benchmarks, and tests that must not depend on the wall clock.
 """
 
 import os
-from datetime import datetime
+from datetime import date, datetime
 
 
 def now() -> datetime:
@@ -20,3 +20,15 @@ def parse_moment(text: str) -> datetime:
     """An ISO 8601 date or time, local when it names no zone."""
     moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
     return moment if moment.tzinfo else moment.astimezone()
+
+
+def as_day(value) -> date | None:
+    """A date from a property (a date, a datetime, or ISO text); None when it is not one."""
+    if isinstance(value, datetime):
+        return value.date()
+    if isinstance(value, date):
+        return value
+    try:
+        return date.fromisoformat(str(value)[:10]) if value else None
+    except ValueError:
+        return None

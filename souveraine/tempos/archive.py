@@ -343,7 +343,7 @@ def _day_links(turns: list[Turn]) -> list[str]:
 
 
 def _first_day(previous: list[notes.Note]) -> date | None:
-    days = [pressure.as_day(n.get("from")) for n in previous]
+    days = [clock.as_day(n.get("from")) for n in previous]
     return min((d for d in days if d), default=None)
 
 

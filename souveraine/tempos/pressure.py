@@ -13,7 +13,7 @@ from datetime import date
 from pathlib import Path
 
 from souveraine.errors import NoteError
-from souveraine.store import journal, notes, tokens
+from souveraine.store import clock, journal, notes, tokens
 from souveraine.store.memory import Memory
 
 SYNTHESIZED = "system/synthesized"
@@ -111,7 +111,7 @@ def last_synthesis(memory: Memory) -> Mark | None:
             meta = notes.peek(path, "through", "through_turn")
         except (NoteError, OSError, UnicodeDecodeError):
             continue
-        through = as_day(meta.get("through"))
+        through = clock.as_day(meta.get("through"))
         if through is not None and (newest is None or through >= newest.through):
             newest = Mark(memory.rel(path), through, str(meta.get("through_turn") or "") or None)
     return newest
@@ -141,15 +141,6 @@ def _tail(data: bytes, lines: int) -> bytes:
     if not starts or lines <= 0:
         return b""
     return text[starts[-lines] if len(starts) >= lines else starts[0]:].encode("utf-8")
-
-
-def as_day(value) -> date | None:
-    if isinstance(value, date):
-        return value
-    try:
-        return date.fromisoformat(str(value)[:10]) if value else None
-    except ValueError:
-        return None
 
 
 def _size(path) -> int:

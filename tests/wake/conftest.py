@@ -7,6 +7,8 @@ from datetime import datetime
 from pathlib import Path
 
 import pytest
+
+from tests.support import isolated_session
 from click.testing import CliRunner
 
 from souveraine.store.memory import Memory
@@ -79,13 +81,7 @@ def build(root: Path) -> Memory:
 @pytest.fixture(scope="module")
 def lived(tmp_path_factory):
     base = tmp_path_factory.mktemp("wake")
-    home = base / "home"
-    home.mkdir()
-    (home / ".gitconfig").write_text("[user]\n\tname = Test Person\n\temail = test@example.org\n")
-    with pytest.MonkeyPatch.context() as patch:
-        for name, value in (("HOME", home), ("XDG_CONFIG_HOME", home / ".config"),
-                            ("GIT_CONFIG_GLOBAL", home / ".gitconfig"), ("GIT_CONFIG_NOSYSTEM", "1")):
-            patch.setenv(name, str(value))
+    with isolated_session(tmp_path_factory):
         return build(base / "lived")
 
 
