@@ -31,7 +31,7 @@ from souveraine.errors import ConfigError, GitError, LockTimeout, NoteError, Ref
 from souveraine.store import clock, git, journal, spool
 from souveraine.store.atomic import atomic_write
 from souveraine.store.memory import Memory
-from souveraine.tempos import counters, inbox, innervoice, ledger, promises, words
+from souveraine.tempos import counters, inbox, innervoice, ledger, promises
 from souveraine.tempos.innervoice import Thought
 from souveraine.tempos.transcripts import Exchange
 
@@ -371,7 +371,9 @@ def _verify(change, exchange, answer, result, thoughts, now) -> None:
     for question in unanswered(exchange.user, exchange.assistant):
         result.unanswered.append(question)
         thoughts.append(Thought(now, "medium", f'The question "{question}" may have gone unanswered.'))
-    for sentence, _ in words.sentences(exchange.assistant):
+    from souveraine.language.sentences import texts
+
+    for sentence in texts(exchange.assistant):
         if _ASSUMPTION.search(sentence):
             entry = ledger.add(change, "assumptions", sentence, "assumption", answer.link)
             if entry:
