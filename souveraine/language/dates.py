@@ -101,8 +101,9 @@ def find(text: str, now: datetime, *, prefer: str = "future", context: str | Non
     now = now.replace(tzinfo=None, second=0, microsecond=0)
     low = _lower(text)
     found = _scan(low, text, now, prefer)
-    found = _anchored(found, low, text, now, prefer, context)
+    found = _anchored(found, low, text, now, prefer, context, hours=False)
     found = _with_times(found, low, text, now)
+    found = _anchored(found, low, text, now, prefer, context, hours=True)
     if thorough:
         found = _thorough(found, text, now, prefer)
     return found
@@ -602,10 +603,10 @@ _ANCHORED = re.compile(
     + _EDGE_R)
 
 
-def _anchored(found, low, text, now, prefer, context) -> list[Mention]:
+def _anchored(found, low, text, now, prefer, context, hours: bool) -> list[Mention]:
     out = list(found)
     for match in _ANCHORED.finditer(low):
-        if any(m.start <= match.start() < m.end for m in out):
+        if any(m.start <= match.start() < m.end for m in out) or (match[2] == "hour") != hours:
             continue
         after = next((m for m in out if m.start > match.start() and m.end > match.end()
                       and not low[match.end():max(m.start, match.end())].strip(" ")), None)

@@ -1,0 +1,99 @@
+"""Which open commitment an answer fulfils — one of them, or none.
+
+Several promises are often open at once ("I'll remind you the day before the dentist",
+"I'll look up the renewal terms"). An answer that says "As promised, here is what I found
+for the renewal…" keeps the second, not the first; "Reminder: the dentist is tomorrow"
+keeps the first; "Lunch sounds good" keeps nothing. Each open commitment is scored
+against the answer:
+
+- the words of what was promised (its object: "renewal terms", "dentist"), stemmed,
+  that the answer uses — a word several open promises share counts for less;
+- the promised verb done ("booked", "committed", "reviewed"), a follow-up's marks ("as
+  promised", "following up", "update:"), a reminder's ("Reminder:", "time to…", "It's
+  Thursday");
+- the tool calls that do it (a ``git commit`` for a commit).
+
+An answer that only asks, or says it has not done it yet ("still waiting", "not yet",
+"haven't managed"), closes nothing. The best score must clear a floor and beat the
+runner-up; otherwise nothing is closed — a wrong closure hides a promise, a missed one
+only leaves it open a while longer. Deterministic; a local model may settle hard cases
+behind ``decide`` (docs/SUBCONSCIOUS.md).
+"""
+
+import math
+import re
+
+from souveraine.language import speech
+from souveraine.language.sentences import texts
+from souveraine.language.words import normal, stem, tokens
+
+FLOOR = 1.0
+_STOP = set("""
+a an the that this it these those them to of for in on at by with and or my your our me you i we us he she they his
+her their about up back next later tomorrow tonight today now soon week day after before also all i'll ill will shall
+let let's me going gonna get got give tell find out look into check see what whether if is are was be been when once
+any some more most one two three first thing morning afternoon evening lunch end monday tuesday wednesday thursday
+friday saturday sunday weekend again just so as well then there here know can could would should do does did done
+what's it's that's there's new over under from by than too very much many keep eye posted updated
+""".split())
+_FRAME_WORDS = set("remind follow circle report come ping email message update send let know keep chase nudge".split())
+_NOT_YET = re.compile(r"\b(?:not yet|still (?:waiting|don't|do not|haven't|have not|no)|haven't (?:managed|been able|had)|"
+                      r"couldn't|could not|can't reach|cannot reach|no (?:reply|answer|news) yet|still \w+ (?:no|not)|"
+                      r"i'm still|yet to)\b")
+_FOLLOW_MARK = re.compile(r"\b(?:as promised|following up|follow-up|circling back|update(?: from| on)?\s*:|news on|"
+                          r"good news|checking in|heads-up|heads up|reminder|friendly nudge|nudge|got back to us|replied|"
+                          r"came back|just finished|here(?:'s| is| are)|i looked into|i found|found the|it's (?:monday|"
+                          r"tuesday|wednesday|thursday|friday|saturday|sunday|a new week))\b")
+_REMIND_MARK = re.compile(r"\b(?:reminder|time to|don't forget|it's (?:monday|tuesday|wednesday|thursday|friday|saturday|"
+                          r"sunday|a new week|today)|due today|is tomorrow|today's the day|nudge)\b")
+
+
+def which(open_texts: list[str], answer: str, tool_calls=()) -> int | None:
+    """The index of the commitment ``answer`` fulfils among ``open_texts``, or None."""
+    if not open_texts or not answer.strip():
+        return None
+    said = [s for s in texts(answer) if not speech.is_question(s)]
+    if not said:
+        return None
+    line = normal(" ".join(said))
+    if _NOT_YET.search(line):
+        return None
+    answer_words = {stem(w) for w in tokens(line)}
+    objects = [_object_words(text) for text in open_texts]
+    spread = {}
+    for words in objects:
+        for w in words:
+            spread[w] = spread.get(w, 0) + 1
+    scores = [_score(text, words, spread, len(open_texts), line, answer_words, tool_calls)
+              for text, words in zip(open_texts, objects)]
+    ranked = sorted(range(len(scores)), key=lambda i: -scores[i])
+    best = ranked[0]
+    runner = scores[ranked[1]] if len(ranked) > 1 else 0.0
+    if scores[best] < FLOOR or scores[best] - runner < 0.25:
+        return None
+    return best
+
+
+def _object_words(promise: str) -> set[str]:
+    words = tokens(speech.unquote(promise))
+    return {stem(w) for w in words if len(w) > 2 and w not in _STOP and w not in _FRAME_WORDS and not w.isdigit()}
+
+
+def _score(promise, words, spread, count, line, answer_words, tool_calls) -> float:
+    from souveraine.tempos import promises
+
+    shared = words & answer_words
+    score = sum(1.0 / spread[w] * (1 + math.log(count)) / (1 + math.log(spread[w] * 1.0 + 0.0)) for w in shared)
+    found = promises.read(promise)
+    kind, verb = (found[0], found[1]) if found else ("do", "")
+    if verb and verb not in ("back", "check", "remind") and re.search(rf"\b(?:{promises.past(verb)})\b", line):
+        score += 1.0
+    if kind == "follow_up" and _FOLLOW_MARK.search(line):
+        score += 0.5
+    if verb in ("remind", "nudge") and _REMIND_MARK.search(line):
+        score += 1.0
+    elif verb not in ("remind", "nudge") and _REMIND_MARK.search(line) and not shared:
+        score -= 0.5
+    if kind == "commit" and any(re.search(r"\bgit\b.*\b(?:commit|push)\b", c, re.I) for c in tool_calls):
+        score += 1.5
+    return score
