@@ -155,6 +155,7 @@ def _rules():
         (rf"(?:in |by |since |until |from |before |after |during )?{_MON}(?: {_YEAR})?", _month),
         (rf"(?:on |by )?the {_ORD}(?! (?:of )?{_MON})(?= |[.,;!?]|$)", _ordinal),
         (r"today|tonight|this (?:morning|afternoon|evening)|tomorrow|tmrw|yesterday|last night", _simple),
+        (r"(?:on )?(?:christmas(?: eve| day)?|new year's (?:eve|day)|boxing day|valentine's day|halloween)", _holiday),
     ]
 
 
@@ -257,8 +258,10 @@ def _calendar(day: int, month: int, year: int | None, now: datetime, prefer: str
         try:
             value = date(y, month, day)
         except ValueError:
-            if not month_given:
-                return None
+            if not month_given and day <= 31:
+                nxt = month % 12 + 1
+                return _calendar(day, nxt, y + (month == 12), now, prefer, month_given=False) if prefer == "future" \
+                    else None
             continue
         if year or (value >= now.date() if prefer == "future" else value <= now.date()):
             return _day(value)
@@ -515,6 +518,15 @@ def _simple(phrase: str, now: datetime, prefer: str, written: str):
     return _part(today, part)
 
 
+_HOLIDAYS = {"christmas eve": (12, 24), "christmas day": (12, 25), "christmas": (12, 25), "boxing day": (12, 26),
+             "new year's eve": (12, 31), "new year's day": (1, 1), "valentine's day": (2, 14), "halloween": (10, 31)}
+
+
+def _holiday(phrase: str, now: datetime, prefer: str, written: str):
+    month, day = _HOLIDAYS[phrase.removeprefix("on ")]
+    return _calendar(day, month, None, now, prefer)
+
+
 def _day_after_tomorrow(phrase, now, prefer, written):
     return _day(now.date() + timedelta(days=2))
 
@@ -614,7 +626,8 @@ def _anchored(found, low, text, now, prefer, context, hours: bool) -> list[Menti
             anchor, out = after, [m for m in out if m is not after]
             start, end = match.start(), after.end
         else:
-            if match[3] == "of" and not re.search(r"that|it|then", match[0]):
+            if match[3] == "of" and not re.search(r"that|it|then", match[0]) and not re.match(r"\s*(?:[.!;]|$)",
+                                                                                            low[match.end():]):
                 continue
             before = [m for m in out if m.end <= match.start()]
             anchor = before[-1] if before else _context_anchor(context, now, prefer)

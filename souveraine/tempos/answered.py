@@ -39,7 +39,8 @@ where's who's how's it's i'm remind idea
 _OPENER = re.compile(r"^(?:(?:hey|hi|ok(?:ay)?|so|also|and|thanks!?|quick one|remind me|sorry)[,:!.—\s-]+)+")
 _WH = re.compile(r"^(?:what|when|where|who|whom|whose|why|how|which)\b")
 _WHEN = re.compile(r"^(?:when|what (?:day|date|time|year|month)|which (?:day|date|year|month)|by when|until when|"
-                   r"what's the (?:due date|date|deadline))\b|\bwhat time\b|\bwhat year\b|\bwhich day\b")
+                   r"what(?:'s| is) the (?:due date|date|deadline|best time|best day|best month))\b|\bwhat time\b|"
+                   r"\bwhat year\b|\bwhich day\b|\bwhen(?:'s| is| are| do| does| did| can| will| should)\b")
 _AMOUNT = re.compile(r"\bhow (?:many|much|long|old|often|far|big|tall|heavy|late|early)\b|\bwhat(?:'s| is) (?:\d+|the "
                      r"(?:price|cost|total|number|score))\b|\bwhat percentage\b")
 _WHO = re.compile(r"^(?:who|whom|whose)\b|\bwho(?:'s| is| should| will)\b")
@@ -50,23 +51,30 @@ _WHICH = re.compile(r"^(?:which|what) (?!(?:is|are|was|were|do|does|did|'s)\b)\w
                     r"safest|simplest|latest|next)\b")
 _YES_NO = re.compile(r"^(?:is|are|was|were|do|does|did|can|could|should|would|will|have|has|had|shall|may|might|"
                      r"any (?:news|chance))\b")
-_TIME = re.compile(r"\d|\b(?:today|tomorrow|yesterday|tonight|morning|afternoon|evening|noon|midnight|week|month|year|"
+_CLOCK = re.compile(r"\b\d{1,2}(?:[:h.]\d\d|\s?[ap]\.?m\b)|\b(?:19|20)\d\d\b|\b\d{1,2}(?:st|nd|rd|th)\b|\bat \d{1,2}\b"
+                    r"|^\W*\d{1,2}\W*$")
+_DURATION = re.compile(r"(?<!times )\b(?:\d+(?:[.,]\d+)?|an?|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|"
+                       r"thirty|forty|half an?|a couple of|a few|several)\s?(?:-\s?\w+ )?(?:h|hrs?|hours?|minutes?|mins?|"
+                       r"days?|weeks?|months?|years?|km|kilometres?|kilometers?|miles?|m|metres?|meters?)\b(?! a\b)"
+                       r"|\b(?:halfway|overnight|\d+h\d*)\b")
+_TIME = re.compile(r"\b(?:today|tomorrow|yesterday|tonight|morning|afternoon|evening|noon|midnight|week|month|year|"
                    r"ago|monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|"
                    r"june|july|august|september|october|november|december|spring|summer|autumn|fall|winter|soon|"
-                   r"later|now|never|always|weekdays?|weekends?|daily|hourly|o'clock)\b")
+                   r"later|now|never|always|weekdays?|weekends?|daily|hourly|o'clock|any ?time|whenever|ten|eleven|twelve|noon|"
+                   r"eight in the|nine in the|seven in the)\b")
 _NUMBER = re.compile(r"\d|\b(?:zero|none|one(?! of)|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|"
                      r"thirty|forty|fifty|hundred|thousand|million|dozen|half|quarter|a few|several|a lot|"
                      r"nothing|free|twice|once|minutes?|hours?|days?|weeks?|months?|years?)\b|%|€|\$|£")
 _PERSON = re.compile(r"\b(?:he|she|they|him|her|them|someone|nobody|no one|everyone|the team|your|my|i|you|we)\b")
 _REASON = re.compile(r"\b(?:because|since|so|due to|caused|cause|reason|likely|probably|means|as|if|when|too|not "
                      r"enough|over-|under-|try|it's|it is)\b|[:—]")
-_PLACE = re.compile(r"\d|\b(?:near|next to|behind|in the|at the|on the|inside|outside|under|upstairs|downstairs|"
+_PLACE = re.compile(r"\b(?:room|floor|\d+\w? floor|near|next to|behind|in the|at the|on the|inside|outside|under|upstairs|downstairs|"
                     r"left|right|floor|street|rua|avenida|road|folder|drawer|with)\b")
 _PLEASANTRY = re.compile(
     r"^(?:(?:you're|you are) (?:very )?welcome|no problem|happy to help|anytime|any time|glad (?:to help|i could help)|"
     r"great|sounds good|good luck|enjoy|cheers|of course|my pleasure|sure thing|ok(?:ay)?|lol|haha|nice|cool|"
     r"that's (?:a )?(?:good|great) (?:question|point)|good question|interesting)[\s!.,]*$")
-_DEFLECT = re.compile(r"^(?:let's (?:focus|talk|move|get back|not)|anyway|moving on|first,? let's|before that|"
+_DEFLECT = re.compile(r"^(?:let's (?:focus|talk|move|get back|not)|let's \w+.*\bfirst\b|anyway|moving on|first,? let's|before that|"
                       r"that's not (?:important|relevant))\b")
 _HONEST = re.compile(r"\b(?:i don't know|i do not know|i'm not sure|i am not sure|no idea|i can't tell|i cannot tell|"
                      r"i couldn't find|i could not find|i don't have|i do not have|i can't|i cannot|not yet|"
@@ -107,11 +115,15 @@ def _missed(question: str, said: list[str], answer: str) -> bool:
     if not said or all(_PLEASANTRY.match(normal(s)) for s in said) or _DEFLECT.match(answer):
         return True
     if _WHEN.search(line):
-        return not (_TIME.search(answer) or _has_date(answer))
+        return not (_TIME.search(answer) or _CLOCK.search(answer) or _has_date(answer))
+    if re.search(r"\bhow (?:long|far)\b", line):
+        return not _DURATION.search(answer)
     if _AMOUNT.search(line):
         return not _NUMBER.search(answer)
     if _WHY.search(line):
         return not _REASON.search(answer) and len(answer.split()) > 3
+    if re.match(r"^(?i:who)(?:'s| is| was) [A-Z]", question.strip()):
+        return False
     if _WHO.search(line):
         return not (_new_names(question, said) or _PERSON.search(answer))
     if _WHERE.search(line):
@@ -136,7 +148,9 @@ def _new_names(question: str, said: list[str]) -> set[str]:
     for sentence in said:
         words = re.findall(r"[^\W\d_][\w'’-]*", sentence)
         for i, word in enumerate(words):
-            if word[0].isupper() and word.casefold() not in known and (i > 0 or len(words) <= 4):
+            if word[0].isupper() and word.casefold() not in known and (i > 0 or len(words) <= 4 and
+                                                                      word.casefold() not in _STOP) \
+                    and not (word.isupper() and len(word) <= 4):
                 found.add(word)
     return found
 

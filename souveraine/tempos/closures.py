@@ -37,9 +37,21 @@ friday saturday sunday weekend again just so as well then there here know can co
 what's it's that's there's new over under from by than too very much many keep eye posted updated
 """.split())
 _FRAME_WORDS = set("remind follow circle report come ping email message update send let know keep chase nudge".split())
-_NOT_YET = re.compile(r"\b(?:not yet|still (?:waiting|don't|do not|haven't|have not|no)|haven't (?:managed|been able|had)|"
-                      r"couldn't|could not|can't reach|cannot reach|no (?:reply|answer|news) yet|still \w+ (?:no|not)|"
-                      r"i'm still|yet to)\b")
+_NOT_YET = re.compile(r"\b(?:not yet|still (?:waiting|don't|do not|haven't|have not|no|€)|haven't (?:managed|been able|had)|"
+                      r"(?:couldn't|could not|can't|cannot) (?:reach|get hold|book|find|manage|access|get through)|"
+                      r"no (?:reply|answer|news|word)(?: \w+)* yet|no word on|still \w+ (?:no|not)|i'm still|yet to|"
+                      r"(?:is|was|are|has been) (?:delayed|postponed|pushed back|cancelled)|no change yet|nothing yet)\b")
+_SPECIFIC = re.compile(r"\d|[:;]\s|\n\s*(?:[-*•]|\d+[.)])|`|\|")
+_CUT = re.compile(r"\b(?:after|before|by|until|once|when|as soon as|first thing|tomorrow|tonight|later|next|this "
+                  r"(?:afternoon|evening|morning|week)|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|"
+                  r"in (?:a|two|three|\d+) \w+)\b")
+_TYPES = {
+    "date": (re.compile(r"\b(?:dates?|times?|timetable|schedule|hours|when|deadline|opening)\b"),
+             re.compile(r"\d{1,2}[:h]\d\d|\b\d{1,2}(?:st|nd|rd|th)?\b.*\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|"
+                        r"dec)|\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b")),
+    "price": (re.compile(r"\b(?:price|pricing|cost|quote|quotation|budget|fee|rate|cheapest|fees)\b"),
+              re.compile(r"€|\$|£|\b\d+(?:[.,]\d+)? ?(?:eur|euros?|dollars?)\b")),
+}
 _FOLLOW_MARK = re.compile(r"\b(?:as promised|following up|follow-up|circling back|update(?: from| on)?\s*:|news on|"
                           r"good news|checking in|heads-up|heads up|reminder|friendly nudge|nudge|got back to us|replied|"
                           r"came back|just finished|here(?:'s| is| are)|i looked into|i found|found the|it's (?:monday|"
@@ -53,10 +65,10 @@ def which(open_texts: list[str], answer: str, tool_calls=()) -> int | None:
     if not open_texts or not answer.strip():
         return None
     said = [s for s in texts(answer) if not speech.is_question(s)]
-    if not said:
+    if not said and not _FOLLOW_MARK.search(normal(answer)) and "```" not in answer:
         return None
-    line = normal(" ".join(said))
-    if _NOT_YET.search(line):
+    line = normal(answer.replace("```", " "))
+    if _NOT_YET.search(normal(" ".join(said))):
         return None
     answer_words = {stem(w) for w in tokens(line)}
     objects = [_object_words(text) for text in open_texts]
@@ -74,21 +86,45 @@ def which(open_texts: list[str], answer: str, tool_calls=()) -> int | None:
     return best
 
 
-def _object_words(promise: str) -> set[str]:
-    words = tokens(speech.unquote(promise))
-    return {stem(w) for w in words if len(w) > 2 and w not in _STOP and w not in _FRAME_WORDS and not w.isdigit()}
+def _object_words(promise: str) -> dict[str, float]:
+    """The words of what was promised, each with its weight: half in a clause of time ("after the standup")."""
+    text = normal(speech.unquote(promise))
+    cut = _CUT.search(text, 6)
+    at = cut.start() if cut else len(text)
+    found: dict[str, float] = {}
+    for part, weight in ((text[:at], 1.0), (text[at:], 0.5)):
+        for w in tokens(part):
+            if len(w) > 1 and w not in _STOP and w not in _FRAME_WORDS and not w.isdigit():
+                found.setdefault(stem(w), weight)
+    return found
+
+
+def _shared(words: set[str], answer_words: set[str]) -> set[str]:
+    """Words in both, a stem matching its longer form ("rename" and "renam", "organis" and "organiz")."""
+    found = words & answer_words
+    for w in words - found:
+        if len(w) >= 4 and any(a.startswith(w[:max(4, len(w) - 2)]) for a in answer_words if len(a) >= 4):
+            found.add(w)
+    return found
 
 
 def _score(promise, words, spread, count, line, answer_words, tool_calls) -> float:
     from souveraine.tempos import promises
 
-    shared = words & answer_words
-    score = sum(1.0 / spread[w] * (1 + math.log(count)) / (1 + math.log(spread[w] * 1.0 + 0.0)) for w in shared)
+    shared = _shared(set(words), answer_words)
+    score = sum(words[w] / spread[w] * (1 + math.log(count)) / (1 + math.log(spread[w])) for w in shared)
+    for wanted, evidence in _TYPES.values():
+        if wanted.search(normal(promise)) and evidence.search(line):
+            score += 1.0
+    if not _SPECIFIC.search(line) and len(shared) < 2 and not _FOLLOW_MARK.search(line):
+        score -= 1.0   # "Évora is lovely in spring": the topic named, nothing delivered
     found = promises.read(promise)
     kind, verb = (found[0], found[1]) if found else ("do", "")
     if verb and verb not in ("back", "check", "remind") and re.search(rf"\b(?:{promises.past(verb)})\b", line):
         score += 1.0
     if kind == "follow_up" and _FOLLOW_MARK.search(line):
+        score += 0.5
+    if verb and stem(verb.split()[0]) in answer_words and verb not in ("back",):
         score += 0.5
     if verb in ("remind", "nudge") and _REMIND_MARK.search(line):
         score += 1.0

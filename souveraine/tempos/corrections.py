@@ -41,42 +41,55 @@ _DESCRIPTIONS = {
 }
 
 _ONE_OFF = re.compile(
-    r"\b(?:the other (?:one|file)|this one|that one|for this one|this time|try again|redo|go back to|send it again|"
-    r"make it (?:shorter|longer|bolder|blue)|never ?mind|typo|i meant the|not quite what i meant|wrong link|"
-    r"option (?:one|two|three|\d)|let's go with|let's have|let's do it|today's|tonight|right now|not now|"
-    r"in the photo|this version|the first (?:one|version)|for today)\b|^(?:thanks|great|perfect|lol|ok|no worries)\b")
+    r"\b(?:the other (?:one|file)|(?:this|that|these|those) (?:one|version|file|paragraph|chart|link|recipe|photo|word|"
+    r"time)|for this one|try again|redo|go back to|send it again|again\b|ignore (?:that|it|this)|my bad|oops|hold on|"
+    r"make it (?:shorter|longer|bolder|blue|friendlier|a bit)|shorten|never ?mind|typo|i meant|not quite|wrong (?:\w+)|"
+    r"option (?:one|two|three|\d)|let's (?!always|never)|today|tonight|tomorrow|this week|right now|not now|"
+    r"in the photo|the first (?:one|version)|that's (?:wrong|not what)|not what i|i'll think|i'm not sure|"
+    r"the (?:first|second|third|last) (?:one|paragraph|version|file|sentence))\b|^(?:thanks|great|perfect|lol|ok|"
+    r"okay|cool|yes|yep|nope|no worries|hmm|ah|wait)\b[^,]*$|^(?:wait|hmm|ah|oh)\b")
 _DURABLE = re.compile(
-    r"\b(?:always|never|from now on|going forward|in future|any more|anymore|every time|don't|do not|stop|avoid|"
-    r"please (?:use|keep|write|address|call|put|file|tag|link|skip)|i (?:prefer|'d rather|would rather|like|love|hate|"
-    r"care|follow|don't like)|i'm (?:really )?(?:into|learning|interested)|not interested|skip|no need to|"
-    r"keep me posted|use |call me|write to me|my pronouns|we use|we decided|we squash|we dropped|we moved|"
-    r"must|only happen|is called|are called|is now|now,? not|the \w+ is \w+ now|put \w+ in|keep \w+ under|"
-    r"tag |link every|file \w+ under|write dates|when you)\b")
+    r"\b(?:always|never|from now on|going forward|in future|any ?more|every time|don't|do not|stop|avoid|skip|"
+    r"no (?:more|need)|i(?: prefer|'d rather| would rather| like| love| hate| care| follow| want| don't like)|when you|(?:keep|leave) (?:\w+ ){0,2}(?:to|for|free|unsent|as)|"
+    r"i'm (?:really |getting (?:really )?)?(?:into|learning|interested|studying|curious)|i've (?:gotten|got) into|"
+    r"not (?:interested|into)|keep me (?:posted|updated)|obsession|call me|write to me|my pronouns|"
+    r"we (?:use|decided|squash|dropped|moved|target|have)|must|need (?:a|an)\b|only happen|is called|are called|"
+    r"is now|now,? not|, not \w+|rather than|instead of|please\b|one \w+ per)\b|^(?:use|keep|put|save|add|give|"
+    r"write|address|group|block|do|check|include|send|let|tag|link|file|one|all|each|every)\b")
 _FACT_ABOUT_ME = re.compile(
-    r"\b(?:i(?:'m| am) (?:a|an|allergic|diabetic|vegetarian|vegan|left-handed|right-handed|in|from|based|married|"
-    r"single|pregnant)|i (?:live|work|was born|moved|speak|don't drink|do not drink|eat|have)|my (?:name|sister|brother|"
-    r"mum|mom|mother|dad|father|son|daughter|partner|wife|husband|birthday|kids?|children|cat|dog|job|address)|"
-    r"we have (?:two|three|a|an|\d)|i said \w+|my \w+ lessons?)\b")
+    r"\b(?:i(?:'m| am) (?:a|an|allergic|diabetic|vegetarian|vegan|pescatarian|left-handed|right-handed|in|from|based|"
+    r"married|single|pregnant|colou?r-blind|actually \d+|\d+)|i (?:live|work|was born|grew up|moved|speak|don't drink|"
+    r"do not drink|eat|have a|have an)|my (?:name|surname|sister|brother|mum|mom|mother|dad|father|son|daughter|partner|"
+    r"wife|husband|birthday|kids?|children|cat|dog|job|address|mother-in-law)|we (?:have (?:two|three|a|an|\d)|live)|"
+    r"i said \w+|my \w+ lessons?)\b")
 _LEXICON = {
-    "communication": r"emoji|answers?|apologi[sz]|call me|write to me|spelling|bullet|paragraph|formal|sugar-coat|"
-                     r"straight|great question|metric|imperial|units|24-hour|euros|dollars|buddy|explain|pronouns|"
-                     r"address \w+|disclaimers?|enthusiasm|tone|ending every answer|in (?:portuguese|english|french|"
-                     r"spanish|german)|language|words|jargon|short|shorter|brief|verbose|polite",
-    "topics": r"into|interested|obsession|bring up|talk to me about|politics|recommendations|music|follow|learning|"
-              r"care (?:a lot )?about|anything (?:to do with|about)|diets?|birdwatching|baking|ceramics|formula",
-    "workflow": r"schedul|meetings?|calendar|book(?:ing)?|flights?|layovers?|drafts?|review|options|summary|"
-                r"invoices?|pay bills|bills|remind|shopping list|focus time|emails?|trains?|calls?|pickup|invites?|"
-                r"morning|afternoon|evening|pings?|total cost|compare|send|plan trips|batch",
-    "identity": r"sister|brother|mum|mom|mother|father|dad|son|daughter|partner|wife|husband|nurse|doctor|live|born|"
-                r"allergic|vegetarian|vegan|diabetic|left-handed|birthday|speak|drink|jobs?|work part-time|cats?|dogs?|"
-                r"name is|lessons|azores|hour behind|moved",
-    "project": r"repo|branch|main|push|merge|tests?|api|deploy|staging|server|release|launch|deadline|pilot|budget|"
-               r"client|tech lead|postgres|mysql|python|dependenc|commit messages|log|module|tabs|spaces|mobile app|"
-               r"squash|code|ci\b",
-    "conventions": r"memories/|people/|journal|reference/|tag |#\w+|note's title|notes? (?:for|under)|the memory|"
-                   r"save a contact|properties|link every|dates in memories|new memory|one file|passwords in",
+    "communication": r"emoji|answers?|apologi[sz]|call me|write to me|spelling|bullet|paragraph|formal|casual|"
+                     r"sugar-coat|straight|great question|metric|imperial|units|24-hour|euros|dollars|buddy|explain|"
+                     r"pronouns|address \w+|disclaimers?|enthusiasm|tone|ending every answer|in (?:portuguese|english|"
+                     r"french|spanish|german)(?! always)|language|jargon|short|brief|verbose|polite|exclamation|dear|"
+                     r"reasoning|tables|plain text|decimals?|comma|unsure|as an ai|first name|american|question",
+    "topics": r"into\b|interested|obsession|bring up|talk to me about|politics|recommendations|music|follow|learning|"
+              r"studying|curious|care (?:a lot )?about|anything (?:to do with|about|related)|diets?|birdwatching|"
+              r"baking|ceramics|formula|films?|hearing about|updated on|posted on|transfers|mention|discuss|stuff is "
+              r"welcome|tiles|weight",
+    "workflow": r"schedul|meetings?|calendar|book(?:ing)?|flights?|layovers?|red-eye|drafts?|review|options|"
+                r"summar|invoices?|pay\b|bills|reminders?|remind|shopping list|focus time|emails?|trains?|calls?|"
+                r"pickup|invites?|invitations?|mornings?|afternoons?|evenings?|pings?|total cost|compare|plan trips|"
+                r"batch|errands|appointments?|travel time|card|mb way|check with|sundays|mondays|tuesdays|"
+                r"wednesdays|thursdays|fridays|saturdays|weekly|free for|unsent",
+    "identity": r"sister|brother|mum|mom|mother|father|dad|son|daughter|partner|wife|husband|nurse|doctor|"
+                r"translator|live|born|grew up|allerg|vegetarian|vegan|pescatarian|diabetic|left-handed|colou?r-blind|"
+                r"birthday|speak|drink|jobs?|part-time|work from home|cats?|dogs?|name is|surname|lessons|"
+                r"hour behind|years old|i'm \d+|actually \d+",
+    "project": r"repo|branch|main\b|push|merge|tests?|api|endpoints?|openapi|deploy|staging|server|release|launch|"
+               r"demo|beta|deadline|sprint|pilot|budget|client|product|tech lead|owner|owns|infrastructure|postgres|"
+               r"mysql|python|target|dependenc|commit|log|module|functions?|deprecation|tabs|spaces|mobile app|squash|"
+               r"code|ci\b|gitlab|github|pnpm|npm|frontend|backend",
+    "conventions": r"memories/|people/|journal|reference/|tags?\b|#\w+|note's title|notes? (?:for|under)|the memory|"
+                   r"a memory|one memory|memory per|save a contact|properties|link every|link a|dates in memories|"
+                   r"new memory|one file|passwords in|its own note|people notes|under \w+/",
 }
-_LEXICON = {name: re.compile(rf"(?:{pattern})") for name, pattern in _LEXICON.items()}
+_LEXICON = {name: re.compile(rf"\b(?:{pattern})") for name, pattern in _LEXICON.items()}
 _DO_NOT = re.compile(r"^(?:please )?(?:never|don't|do not|no (?!need))\b|\bnever\b")
 
 
@@ -102,8 +115,11 @@ def read(text: str) -> Correction | None:
     if _ONE_OFF.search(line) and not re.search(r"\b(?:always|never|from now on|going forward)\b", line):
         return None
     about_me = _FACT_ABOUT_ME.search(line)
-    if not (_DURABLE.search(line) or about_me or re.search(r"\bnot \w+\b.*[.!]?$", line) and
+    stated = re.match(r"^(?:no|nope|actually|correction)?[,.:;!—\s-]*(?:the|our|we|my|all|each|every)\b", line)
+    if not (_DURABLE.search(line) or about_me or stated or re.search(r"\bnot \w+", line) and
             re.match(r"^(?:no|actually|correction)\b", line)):
+        return None
+    if re.match(r"^i(?:'ll| will)\b", line):
         return None
     target = _target(line, bool(about_me))
     if target is None:
@@ -114,12 +130,16 @@ def read(text: str) -> Correction | None:
 
 def _target(line: str, about_me: bool) -> str | None:
     scores = {name: len(pattern.findall(line)) for name, pattern in _LEXICON.items()}
+    if re.search(r"\b(?:commit|repo|code)\b", line):
+        scores["project"] += 1
+    if re.search(r"\bmemor(?:y|ies)\b|\bnotes? under\b", line):
+        scores["conventions"] += 1.5
+    if re.search(r"\baddress \w+", line):
+        scores["communication"] += 1.5
     if about_me:
         scores["identity"] += 1.5
-    if re.search(r"\b(?:we|our|the (?:repo|api|client|project))\b", line):
+    if re.search(r"\b(?:we|our|the (?:repo|api|client|project|sprint|product|team|demo|release))\b", line):
         scores["project"] += 0.5
-    if "memor" in line or "note" in line and "/" in line:
-        scores["conventions"] += 1
     best = max(scores, key=lambda name: (scores[name], -list(scores).index(name)))
     return best if scores[best] > 0 else None
 

@@ -43,9 +43,10 @@ def statement(promise, user: str | None, now: datetime, *, assistant: str = "") 
     """The fact to keep, as one sentence; "" when no words carry one."""
     from souveraine.language.sentences import split
 
-    if promise.content and len(promise.content.split()) >= 2:
-        return finish(_person(promise.content, _YOU), now)
     kept = [s.text for s in split(user or "") if _fact(s.text)]
+    content = promise.content if promise.content and len(promise.content.split()) >= 2 else ""
+    if content and not (kept and _overlaps(content, kept)):
+        return finish(_person(content, _YOU), now)
     if kept:
         return finish(" ".join(_person(_LEAD.sub("", s), _PERSON) for s in _best(kept, promise)), now)
     return ""
@@ -58,6 +59,11 @@ def _fact(sentence: str) -> bool:
     if not line or _FILLER.match(line) or speech.is_question(sentence) or _ASKS.match(_LEAD.sub("", sentence)):
         return False
     return len(re.findall(r"\w+", line)) >= 2
+
+
+def _overlaps(content: str, kept: list[str]) -> bool:
+    words = set(re.findall(r"\w{3,}", normal(content)))
+    return any(words & set(re.findall(r"\w{3,}", normal(s))) for s in kept)
 
 
 def _best(kept: list[str], promise) -> list[str]:

@@ -49,7 +49,7 @@ class Promise:
 _QUOTED = re.compile(r"\"[^\"\n]*\"|“[^”\n]*”|`[^`\n]*`")
 
 _FRAME = re.compile(r"\b(?:i|we)(?:'ll| will| shall)\b|\bi(?:'m| am) (?:going|gonna|about) to\b|\bwe(?:'re| are) going to\b"
-                    r"|\bi (?:promise|intend|plan) to\b|\blet me\b|^(?:(?:ok(?:ay)?|sure|yes|right|alright|got it|"
+                    r"|\bi (?:promise|intend|plan) to\b|\blet me\b|^(?:(?:ok(?:ay)?|sure|yes|yep|yup|yeah|right|alright|got it|on it|"
                     r"understood|will do|noted|thanks|sounds good|no problem)[,.!:;— -]+)*will\b")
 _PROGRESSIVE = re.compile(r"(?:\bi(?:'m| am) (?:now |just |also )?|^|[,;:—-] *)(saving|noting|committing|pushing|recording|"
                           r"storing|logging|adding|filing|putting|writing|jotting|making|taking)"
@@ -114,6 +114,7 @@ _FOLLOW_UP = [
     (re.compile(r"^update you\b"), "update"),
     (re.compile(r"^look (?:into|up)\b|^dig (?:into|through)\b"), "look into"),
     (re.compile(r"^revisit\b"), "revisit"),
+    (re.compile(r"^revert to you\b"), "revert"),
     (re.compile(r"^find out\b"), "find out"),
     (re.compile(r"^research\b"), "research"),
     (re.compile(r"^investigate\b"), "investigate"),
@@ -126,7 +127,7 @@ _DO_VERBS = (
     "merge", "release", "upload", "install", "configure", "organize", "organise", "order", "share", "send", "ship",
     "tidy", "rewrite", "move", "delete", "remove", "backport", "patch", "file", "sort out", "sort", "put",
     "flag", "get", "have", "redo", "redraft", "convert", "compile", "draw up", "work out", "knock together",
-    "plan", "restructure", "go through", "make", "set", "outline", "put together", "look at", "have a look",
+    "plan", "restructure", "go through", "make", "set", "outline", "put together", "look at", "have a look", "arrange",
 )
 _DO = [(re.compile(rf"^{re.escape(verb)}\b"), verb) for verb in _DO_VERBS]
 _MAKE_SURE = re.compile(r"^make sure (?:that )?\w+")
@@ -144,8 +145,8 @@ _CLAIM_I = re.compile(
     r"(?:^|[,;:!.—-] *)(?:i've|i have|i)\s+(?:just |now |also |already )?(?P<verb>saved|noted|recorded|stored|logged|"
     r"remembered|memori[sz]ed|added|put|filed|updated|corrected|fixed|made a note|written|jotted|kept)\b(?P<rest>.*)")
 _CLAIM_HEAD = re.compile(
-    rf"^(?:(?:ok(?:ay)?|done|thanks|got it|right)[,.!:;— -]+)*(?:(?:got it|noted) and )?(?P<verb>{_SAVED}|memorised"
-    rf"|updated (?:the |my |your )?(?:memory|notes?)|noted down|noted in your \w+|added to (?:my|your|the) \w+)"
+    rf"^(?:(?:ok(?:ay)?|done|thanks|got it|right)[,.!:;— -]+)*(?:(?:got it|noted),? and )?(?P<verb>{_SAVED}|memorised"
+    rf"|updated (?:the |my |your )?(?:memory|notes?)|(?:fixed|updated|corrected) in (?:your|my|the) \w+|noted down|noted in your \w+|added to (?:my|your|the) \w+)"
     rf"(?: (?:it|that|this))?(?: (?:to|under|in|as) [^:!—]*)?\s*(?:[:!—–]|\.$|\. )(?P<rest>.*)")
 _CLAIM_THAT = re.compile(
     r"^(?:(?:ok(?:ay)?|done|thanks|got it|right)[,.!:;— -]+)*(?:i've |i have )?(?P<verb>noted|recorded|remembered|"
