@@ -184,8 +184,12 @@ def _scan(low: str, text: str, now: datetime, prefer: str) -> list[Mention]:
         if value is None:
             continue
         begins, ends, grain = value
-        found.append(Mention(text[match.start():match.end()], match.start(), match.end(), begins, ends, grain))
-        taken_until = match.end()
+        end = match.end()
+        last = re.search(r"([a-z]+)\.$", low[match.start():end])
+        if last and (len(last[1]) >= 5 or last[1] in MONTHS or last[1] in WEEKDAYS):
+            end -= 1   # a sentence's full stop, not an abbreviation's
+        found.append(Mention(text[match.start():end], match.start(), end, begins, ends, grain))
+        taken_until = end
     return found
 
 

@@ -49,6 +49,8 @@ _WHERE = re.compile(r"^where\b|\bwhere(?:'s| is| are| did| do| can| should)\b")
 _WHICH = re.compile(r"^(?:which|what) (?!(?:is|are|was|were|do|does|did|'s)\b)\w+|^which\b"
                     r"|^what(?:'s| is| are) the (?:best|fastest|cheapest|quickest|easiest|nearest|closest|shortest|"
                     r"safest|simplest|latest|next)\b")
+_NAMED = re.compile(r"^what(?:'s| is| are| was) (?:the |your |my |his |her |their |our )?(?:[\w'-]+ ){0,2}(?:address|"
+                    r"name|number|email|phone|password|code|url|link|score|status|total|difference)\b")
 _YES_NO = re.compile(r"^(?:is|are|was|were|do|does|did|can|could|should|would|will|have|has|had|shall|may|might|"
                      r"any (?:news|chance))\b")
 _CLOCK = re.compile(r"\b\d{1,2}(?:[:h.]\d\d|\s?[ap]\.?m\b)|\b(?:19|20)\d\d\b|\b\d{1,2}(?:st|nd|rd|th)\b|\bat \d{1,2}\b"
@@ -62,12 +64,13 @@ _TIME = re.compile(r"\b(?:today|tomorrow|yesterday|tonight|morning|afternoon|eve
                    r"june|july|august|september|october|november|december|spring|summer|autumn|fall|winter|soon|"
                    r"later|now|never|always|weekdays?|weekends?|daily|hourly|o'clock|any ?time|whenever|ten|eleven|twelve|noon|"
                    r"eight in the|nine in the|seven in the)\b")
-_NUMBER = re.compile(r"\d|\b(?:zero|none|one(?! of)|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|"
+_NUMBER = re.compile(r"\d|\b(?:zero|none|one(?! of)|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+                     r"thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|"
                      r"thirty|forty|fifty|hundred|thousand|million|dozen|half|quarter|a few|several|a lot|"
                      r"nothing|free|twice|once|minutes?|hours?|days?|weeks?|months?|years?)\b|%|€|\$|£")
 _PERSON = re.compile(r"\b(?:he|she|they|him|her|them|someone|nobody|no one|everyone|the team|your|my|i|you|we)\b")
 _REASON = re.compile(r"\b(?:because|since|so|due to|caused|cause|reason|likely|probably|means|as|if|when|too|not "
-                     r"enough|over-|under-|try|it's|it is)\b|[:—]")
+                     r"enough|over-|under-|try|it's|it is)\b|[:—;]")
 _PLACE = re.compile(r"\b(?:room|floor|\d+\w? floor|near|next to|behind|in the|at the|on the|inside|outside|under|upstairs|downstairs|"
                     r"left|right|floor|street|rua|avenida|road|folder|drawer|with)\b")
 _PLEASANTRY = re.compile(
@@ -109,11 +112,15 @@ def _defers(assistant: str) -> bool:
 
 def _missed(question: str, said: list[str], answer: str) -> bool:
     line = _OPENER.sub("", normal(question))
-    asked = content_words(line)
+    asked = content_words(line) | {w for w in tokens(line) if len(w) == 2 and w not in _STOP}
     if not asked:
         return False
     if not said or all(_PLEASANTRY.match(normal(s)) for s in said) or _DEFLECT.match(answer):
         return True
+    if re.search(r"\bwhat time\b", line):
+        return not (_CLOCK.search(answer) or re.search(r"\b(?:noon|midnight|morning|afternoon|evening|night|o'clock|"
+                                                         r"ten|eleven|twelve|eight|nine|seven|six|any ?time|whenever|"
+                                                         r"now|soon|later)\b", answer) or _has_date(answer, timed=True))
     if _WHEN.search(line):
         return not (_TIME.search(answer) or _CLOCK.search(answer) or _has_date(answer))
     if re.search(r"\bhow (?:long|far)\b", line):
@@ -121,24 +128,29 @@ def _missed(question: str, said: list[str], answer: str) -> bool:
     if _AMOUNT.search(line):
         return not _NUMBER.search(answer)
     if _WHY.search(line):
-        return not _REASON.search(answer) and len(answer.split()) > 3
+        return not _REASON.search(answer) and _restates(question, said, answer)
     if re.match(r"^(?i:who)(?:'s| is| was) [A-Z]", question.strip()):
         return False
     if _WHO.search(line):
         return not (_new_names(question, said) or _PERSON.search(answer))
     if _WHERE.search(line):
         return not (_new_names(question, said) or _PLACE.search(answer))
-    if _WHICH.match(line) and not _YES_NO.match(line):
+    if (_WHICH.match(line) or _NAMED.search(line)) and not _YES_NO.match(line):
         return _restates(question, said, answer)
     return False
 
 
-def _has_date(answer: str) -> bool:
+_CALENDAR = re.compile(r"^(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|"
+                       r"june|july|august|september|october|november|december)s?$")
+
+
+def _has_date(answer: str, timed: bool = False) -> bool:
     from datetime import datetime
 
     from souveraine.language import dates
 
-    return bool(dates.find(answer, datetime(2000, 1, 1)))
+    found = dates.find(answer, datetime(2000, 1, 1))
+    return any(m.timed for m in found) if timed else bool(found)
 
 
 def _new_names(question: str, said: list[str]) -> set[str]:
@@ -150,14 +162,15 @@ def _new_names(question: str, said: list[str]) -> set[str]:
         for i, word in enumerate(words):
             if word[0].isupper() and word.casefold() not in known and (i > 0 or len(words) <= 4 and
                                                                       word.casefold() not in _STOP) \
-                    and not (word.isupper() and len(word) <= 4):
+                    and not (word.isupper() and len(word) <= 4) and not _CALENDAR.match(word.casefold()):
                 found.add(word)
     return found
 
 
 def _restates(question: str, said: list[str], answer: str) -> bool:
-    """Does the answer name nothing new — no number, no new name, no code, no list?"""
-    if re.search(r"\d|`|\n\s*[-*\d]|[:;]", answer) or _new_names(question, said) or len(said) > 1:
+    """Does the answer only talk about the question's subject — one plain sentence that names
+    nothing new (no number, no new name, no code, no list) and reuses the question's words?"""
+    if re.search(r"\d|`|\n\s*[-*\d]|[:;—–]", answer) or _new_names(question, said) or len(said) > 1:
         return False
-    return not (content_words(answer) - content_words(question)) or bool(
-        re.match(r"^[\w' ]+ (?:is|are|gets|get|looks|seems) (?:a|an|the|one|very|so|lovely|great|beautiful|busy|nice)\b", answer))
+    return bool(content_words(answer) & content_words(question)) and \
+        bool(re.match(r"^[\w' -]+? (?:is|are|was|were|gets|get|looks|seems|has|have|will be|can be)\b", answer))

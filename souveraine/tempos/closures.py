@@ -116,7 +116,7 @@ def _score(promise, words, spread, count, line, answer_words, tool_calls) -> flo
     for wanted, evidence in _TYPES.values():
         if wanted.search(normal(promise)) and evidence.search(line):
             score += 1.0
-    if not _SPECIFIC.search(line) and len(shared) < 2 and not _FOLLOW_MARK.search(line):
+    if not _SPECIFIC.search(line) and len(shared) < 2 and not _FOLLOW_MARK.search(line) and not tool_calls:
         score -= 1.0   # "Évora is lovely in spring": the topic named, nothing delivered
     found = promises.read(promise)
     kind, verb = (found[0], found[1]) if found else ("do", "")

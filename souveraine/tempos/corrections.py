@@ -57,11 +57,12 @@ _DURABLE = re.compile(
     r"is now|now,? not|, not \w+|rather than|instead of|please\b|one \w+ per)\b|^(?:use|keep|put|save|add|give|"
     r"write|address|group|block|do|check|include|send|let|tag|link|file|one|all|each|every)\b")
 _FACT_ABOUT_ME = re.compile(
-    r"\b(?:i(?:'m| am) (?:a|an|allergic|diabetic|vegetarian|vegan|pescatarian|left-handed|right-handed|in|from|based|"
-    r"married|single|pregnant|colou?r-blind|actually \d+|\d+)|i (?:live|work|was born|grew up|moved|speak|don't drink|"
-    r"do not drink|eat|have a|have an)|my (?:name|surname|sister|brother|mum|mom|mother|dad|father|son|daughter|partner|"
-    r"wife|husband|birthday|kids?|children|cat|dog|job|address|mother-in-law)|we (?:have (?:two|three|a|an|\d)|live)|"
-    r"i said \w+|my \w+ lessons?)\b")
+    r"\b(?:i(?:'m| am) (?:a|an|allergic|diabetic|vegetarian|vegan|pescatarian|left-handed|right-handed|from|based|"
+    r"married|single|pregnant|colou?r-blind|actually \d+|\d+)|i (?:live|work|grew up|was born|moved to|speak|"
+    r"don't drink|do not drink|don't eat|have a \w+ allergy|have an? allergy)|my (?:name|surname)|"
+    r"my (?:sister|brother|mum|mom|mother|dad|father|son|daughter|partner|wife|husband|mother-in-law|father-in-law)"
+    r"(?: \w+)? (?:is|'s|lives|works) (?!coming|going|visiting)|we (?:have (?:two|three|a|an|\d) \w+ now|live)|"
+    r"i said \w+|my \w+ lessons? (?:are|is))\b")
 _LEXICON = {
     "communication": r"emoji|answers?|apologi[sz]|call me|write to me|spelling|bullet|paragraph|formal|casual|"
                      r"sugar-coat|straight|great question|metric|imperial|units|24-hour|euros|dollars|buddy|explain|"
@@ -115,7 +116,9 @@ def read(text: str) -> Correction | None:
     if _ONE_OFF.search(line) and not re.search(r"\b(?:always|never|from now on|going forward)\b", line):
         return None
     about_me = _FACT_ABOUT_ME.search(line)
-    stated = re.match(r"^(?:no|nope|actually|correction)?[,.:;!—\s-]*(?:the|our|we|my|all|each|every)\b", line)
+    stated = re.match(r"^(?:no|nope|actually|correction)?[,.:;!—\s-]*(?:the|our|we|all|each|every)\b", line) and (
+        re.search(r"\b(?:now|not|no longer|any ?more|from now on|always|never|must|need|needs|only)\b", line)
+        or re.match(r"^(?:all|each|every)\b", line))
     if not (_DURABLE.search(line) or about_me or stated or re.search(r"\bnot \w+", line) and
             re.match(r"^(?:no|actually|correction)\b", line)):
         return None
@@ -168,7 +171,7 @@ def _strip_lead(text: str) -> str:
 def _new_file(correction: Correction) -> str:
     kind, description = _DESCRIPTIONS[correction.target if correction.path != FILES["project-do-not"] else "project-do-not"]
     title = correction.path.rsplit("/", 1)[-1][:-3].replace("-", " ").capitalize()
-    return (f"---\ntype: {kind}\ndescription: {description}\ntags:\n  - system\n  - {kind}\n---\n# {title}\n\n"
+    return (f"---\ntype: {kind}\ndescription: \"{description}\"\ntags:\n  - system\n  - {kind}\n---\n# {title}\n\n"
             "One line each, newest last, with a link to where it was said.\n\n")
 
 

@@ -39,17 +39,22 @@ _VERB_AFTER_USER = re.compile(r"\bthe user (take|prefer|like|love|hate|want|need
                               r"have|own|play|run|walk|call|keep|get|start|finish|pay)\b")
 
 
-def statement(promise, user: str | None, now: datetime, *, assistant: str = "") -> str:
+def statement(promise, user: str | None, now: datetime) -> str:
     """The fact to keep, as one sentence; "" when no words carry one."""
+    return keep(promise, user, now)[0]
+
+
+def keep(promise, user: str | None, now: datetime) -> tuple[str, str]:
+    """The fact to keep and whose words it is ("assistant" or "user"); ("", "") when none."""
     from souveraine.language.sentences import split
 
     kept = [s.text for s in split(user or "") if _fact(s.text)]
     content = promise.content if promise.content and len(promise.content.split()) >= 2 else ""
-    if content and not (kept and _overlaps(content, kept)):
-        return finish(_person(content, _YOU), now)
+    if content and (_clause(content) or not (kept and _overlaps(content, kept))):
+        return finish(_person(content, _YOU), now), "assistant"
     if kept:
-        return finish(" ".join(_person(_LEAD.sub("", s), _PERSON) for s in _best(kept, promise)), now)
-    return ""
+        return finish(" ".join(_person(_LEAD.sub("", s), _PERSON) for s in _best(kept, promise)), now), "user"
+    return "", ""
 
 
 def _fact(sentence: str) -> bool:
@@ -59,6 +64,12 @@ def _fact(sentence: str) -> bool:
     if not line or _FILLER.match(line) or speech.is_question(sentence) or _ASKS.match(_LEAD.sub("", sentence)):
         return False
     return len(re.findall(r"\w+", line)) >= 2
+
+
+def _clause(text: str) -> bool:
+    """Does it read as a whole statement (a verb), not a fragment ("boiler serviced in October")?"""
+    return bool(re.search(r"\b(?:is|are|was|were|has|have|had|will|can|'s|'re|lives|works|arrives|lands|takes|"
+                          r"prefers|likes|loves|hates|goes|starts|ends|needs|uses|leaves|eats|drinks)\b", normal(text)))
 
 
 def _overlaps(content: str, kept: list[str]) -> bool:
@@ -100,12 +111,22 @@ def finish(text: str, now: datetime) -> str:
     return text if text.endswith((".", "!", "?")) else text + "."
 
 
+_PAST = re.compile(r"\b(?:was|were|did|had|went|born|ago|got|came|left|met|happened|started|finished|visited|"
+                   r"bought|sold|married|died|graduated|last)\b", re.I)
+_RESCHEDULED = re.compile(r"\b(?:moved|postponed|rescheduled|pushed|changed|brought forward|shifted|delayed) "
+                          r"(?:back )?(?:to|until|till)\b", re.I)
+
+
 def absolute(text: str, now: datetime) -> str:
-    """Each relative date phrase followed by the date it means: "on Friday" → "on Friday 2026-12-04"."""
+    """Each relative date phrase followed by the date it means: "on Friday" → "on Friday (2026-12-04)".
+
+    A sentence in the past tense reads its dates backwards ("was born on 2 May": the last one).
+    """
     from souveraine.language import dates
 
     out, cursor = [], 0
-    for mention in dates.find(text, now):
+    prefer = "past" if _PAST.search(text) and not _RESCHEDULED.search(text) else "future"
+    for mention in dates.find(text, now, prefer=prefer):
         if re.search(r"\d{4}", mention.text):
             continue
         out.append(text[cursor:mention.end])
