@@ -20,15 +20,16 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from souveraine.language.words import normal
+from souveraine.store import layout
 
 FILES = {
-    "workflow": "system/human/prefs/workflow.md",
-    "communication": "system/human/prefs/communication.md",
-    "topics": "system/human/prefs/topics.md",
-    "identity": "system/human/identity.md",
-    "project": "system/project/conventions.md",
-    "project-do-not": "system/project/do-nots.md",
-    "conventions": "system/conventions.md",
+    "workflow": layout.PREFS_WORKFLOW,
+    "communication": layout.PREFS_COMMUNICATION,
+    "topics": layout.PREFS_TOPICS,
+    "identity": layout.HUMAN_IDENTITY,
+    "project": layout.PROJECT_CONVENTIONS,
+    "project-do-not": layout.PROJECT_DO_NOTS,
+    "conventions": layout.CONVENTIONS,
 }
 _DESCRIPTIONS = {
     "workflow": ("human", "How the human likes work to be done: scheduling, tools, habits."),
