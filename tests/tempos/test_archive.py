@@ -51,8 +51,8 @@ def test_planted_facts_survive_the_extractive_synthesis(planted):
                      "The lease must be signed on 2027-03-14 at the notary in Quimper.",
                      "I promise to send Hortense the signed contract by Friday."):
         assert sentence in text
-    for name in ("Hortense Vallière", "Hetzner", "Quimper"):
-        assert f"\n- {name} ([[journal/2026/11/2026-11-29#^" in text
+    index = text.split("## Names\n\n", 1)[1].splitlines()[0].split(" · ")
+    assert {"Hortense Vallière", "Hetzner", "Quimper"} <= set(index)
     assert result["pressure"]["after"]["tokens"] < result["pressure"]["before"]["tokens"]
     assert result["pressure"]["after"]["unsynthesized_tokens"] == 0
 
@@ -93,7 +93,7 @@ def test_a_superseded_synthesis_moves_whole_to_the_archive(planted):
         "R100", first["path"], moved, "A", second["path"]]
     text = memory.read_text(second["path"])
     assert "I promise to send Hortense the signed contract by Friday." in text       # carried from the first
-    assert "Then we pick them on Sunday." in text and "- Octave (" in text           # and the new turns
+    assert "Then we pick them on Sunday." in text and "Octave" in text.split("## Names")[1]   # and the new turns
     assert notes.read(memory.root / second["path"])["sources"][0] == f"[[{moved[:-3]}]]"
     assert str(notes.read(memory.root / second["path"])["from"]) == "2026-11-28"
     assert_clean(memory.root)
@@ -201,7 +201,7 @@ def test_a_configured_model_writes_the_essence_and_the_names_are_kept(memory, mo
     assert note["method"] == "small"
     assert f"- The archive goes to Hetzner [[journal/2026/11/2026-11-30#^{blocks[1]}]]" in note.body
     assert "```" not in note.body and "\n# Essence\n" not in note.body
-    assert f"## Names\n\n- Hortense Vallière ([[journal/2026/11/2026-11-30#^{blocks[0]}]])" in note.body
+    assert "## Names\n\nHortense Vallière · Hetzner" in note.body
     assert_clean(memory.root)
 
 
