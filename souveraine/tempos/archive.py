@@ -6,11 +6,14 @@ journal since the last synthesis — together with that synthesis, so nothing it
 dropped from the wake — into one dense note in system/synthesized/, and moves the
 superseded note, unchanged, to archive/. The raw journal is only read, never written.
 
-The extractive method keeps, within a token budget, every sentence that carries a
-decision, a promise or a date, then the best-connected others (Luhn's measure), and
-lists every name with the turn that first said it; each line cites its turns. With an
-endpoint configured, a local model rewrites the essence chunk by chunk from the prompt
-below; the names are still listed by the extractive method, so none is lost.
+The extractive method keeps facts first — decisions, commitments, dates and times,
+numbers, preferences, what was said of people (inference.facts) — then the
+best-connected rest (Luhn's measure), each line citing its turns, and lists the names as
+an index. It carries the superseded synthesis forward, marking what a later fact
+changed. With an endpoint configured, a local model lists the facts of each chunk of
+turns; each of its lines passes the guard (inference.guard) or goes, the extractive
+facts it dropped are kept beside it, and an answer the guard mostly refuses is not used:
+the extractive synthesis is committed and the inner voice says why.
 """
 
 import re
@@ -18,12 +21,11 @@ from dataclasses import dataclass, field
 from datetime import date
 
 from souveraine.inference import client as inference
-from souveraine.inference import extractive, facts
+from souveraine.inference import extractive, facts, guard
 from souveraine.store import clock, journal, notes, tokens
 from souveraine.store.journal import Turn
 from souveraine.store.memory import Memory
 from souveraine.tempos import pressure
-from souveraine.tempos.reflect import cite
 
 FOLDER = pressure.SYNTHESIZED
 ARCHIVE = "archive"
@@ -38,21 +40,19 @@ MIN_BUDGET = 300       # but never fewer tokens than this.
 FACT_WEIGHT = 4        # a line weighing this much (inference.facts) is a fact the budget must make room for
 MOST_NAMES = 200
 CHUNK_CHARS = 12_000   # transcript sent to the model per request
-SYSTEM_PROMPT = """You are the archivist of an AI agent's long-term memory. You compress raw \
-conversation into dense essence the agent will read at every wake. Keep every decision, \
-promise, date and name; drop pleasantries and repetition; invent nothing. Answer in Markdown \
-with the sections ## Decisions, ## Promises, ## Dates, ## Essence, each a list of short \
-bullet points, and end every bullet with the block ids of the turns it comes from, written \
-like ^t143205u4a1f. Stay under {words} words."""
-USER_PROMPT = """The essence so far:
-
-{essence}
-
-New turns, each shown as [^block-id · time · role]:
+GUARD_SHARE = 0.5      # a model's answer is used when at least this share of its lines pass the guard
+SYSTEM_PROMPT = """You are the archivist of an AI agent's long-term memory. From the turns \
+below, list the facts worth keeping: decisions, commitments, dates and times, numbers, \
+preferences, and what was said of people. Write only what the turns say; invent nothing; \
+drop pleasantries. Answer in Markdown with the sections ## Decisions, ## Commitments, \
+## Dates and times, ## Numbers, ## Preferences, ## People — each a list of short bullet \
+points, a section left out when it has none — and end every bullet with the block ids of \
+the turns it comes from, written like ^t143205u4a1f. Stay under {words} words."""
+USER_PROMPT = """The turns, each shown as [^block-id · time · role]:
 
 {turns}
 
-Write the updated essence: the essence so far and the new turns together."""
+List the facts of these turns."""
 
 
 @dataclass
@@ -83,6 +83,8 @@ class Plan:
     last: Turn             # the last turn covered, whatever its role
     moves: list[tuple[str, str]] = field(default_factory=list)
     method: str = "extractive"
+    guard: dict | None = None      # what the guard made of a model's answer
+    refusal: str | None = None     # why a model's answer was not used, said once in the inner voice
 
 
 def due(memory: Memory, model: str | None = None) -> bool:
@@ -115,6 +117,7 @@ def run(memory: Memory, *, force: bool = False, dry_run: bool = False, model: st
     result = {"archived": not dry_run, "dry_run": dry_run, "path": plan.path, "turns": len(plan.turns),
               "from": str(plan.turns[0].day), "through": str(plan.last.day),
               "through_turn": plan.last.block_id, "method": plan.method,
+              **({"guard": plan.guard} if plan.guard else {}), **({"refused": plan.refusal} if plan.refusal else {}),
               "moved": [{"from": old, "to": new} for old, new in plan.moves]}
     if dry_run:
         after = _estimate(memory, before, plan, limits)
@@ -147,10 +150,16 @@ def compose(memory: Memory, limits: dict, endpoint: inference.Endpoint | None = 
     old = superseded(memory)
     previous = [notes.read(memory.root / path) for path in old]
     moves = [(path, _free(memory, f"{ARCHIVE}/{path.rsplit('/', 1)[-1]}")) for path in old]
-    if endpoint is None:
-        body, method = extractive_essence(spoken, previous, limits, [new for _, new in moves]), "extractive"
-    else:
-        body, method = model_essence(spoken, previous, limits, endpoint, progress), endpoint.model
+    lines, guard, refusal = [], None, None
+    if endpoint is not None:
+        lines, guard = model_lines(spoken, limits, endpoint, progress)
+        if guard["share"] < GUARD_SHARE:
+            refusal = (f"The archivist's model {endpoint.model} wrote an essence the guard refused "
+                       f"({guard['refused']} of {guard['refused'] + guard['kept']} lines: {guard['why']}); "
+                       f"the extractive synthesis was kept.")
+            lines = []
+    method = endpoint.model if lines else "extractive"
+    body = extractive_essence(spoken, previous, limits, [new for _, new in moves], lines)
     last = turns[-1]
     path = f"{FOLDER}/synthesis-{last.day}-{last.at:%H%M%S}.md"
     note = notes.new({
@@ -165,7 +174,7 @@ def compose(memory: Memory, limits: dict, endpoint: inference.Endpoint | None = 
         "sources": [f"[[{rel[:-3]}]]" for _, rel in moves] + _day_links(spoken),
         "tags": ["synthesized"],
     }, _title(last.day) + _intro(spoken, moves, method) + body)
-    return Plan(path, notes.dumps(note), spoken, last, moves, method)
+    return Plan(path, notes.dumps(note), spoken, last, moves, method, guard, refusal)
 
 
 def pending_turns(memory: Memory, mark: pressure.Mark | None, progress=None) -> list[Turn]:
@@ -192,16 +201,20 @@ def superseded(memory: Memory) -> list[str]:
 # -- the extractive essence ---------------------------------------------------------------
 
 def extractive_essence(turns: list[Turn], previous: list[notes.Note], limits: dict,
-                       moved: list[str] = ()) -> str:
+                       moved: list[str] = (), written: list[Item] = ()) -> str:
     """Facts first, each cited: decisions, commitments, dates and times, numbers, preferences,
     what was said of people; then the best-connected rest; then the names, as an index.
     The superseded syntheses' lines are carried forward, those a newer line contradicts
-    marked as superseded; what does not fit is counted, and ``moved`` notes keep it."""
+    marked as superseded; what does not fit is counted, and ``moved`` notes keep it.
+    ``written`` are a model's lines that passed the guard: each replaces the extractive
+    lines it covers, and the extractive facts it dropped are kept beside it."""
     carried, carried_names = carry(previous)
     freq = extractive.frequencies([*(t.text for t in turns), *(item.text for item in carried)])
     for item in carried:
         item.score = extractive.score(item.text, freq)
     fresh = candidates(turns, freq, carried)
+    if written:
+        fresh = [item for item in fresh if not any(_covers(line, item) for line in written)] + list(written)
     supersede(carried + fresh)
     facts_cost = sum(tokens.for_model(item.line(), limits) for item in fresh if item.weight >= FACT_WEIGHT)
     budget = _budget(turns, previous, limits, facts_cost)
@@ -375,23 +388,73 @@ def _budget(turns: list[Turn], previous: list[notes.Note], limits: dict, facts_c
 
 # -- the model's essence ------------------------------------------------------------------
 
-def model_essence(turns: list[Turn], previous: list[notes.Note], limits: dict, endpoint: inference.Endpoint,
-                  progress=None) -> str:
-    """The essence rewritten by the model, one chunk of transcript at a time; names listed as ever."""
+def model_lines(turns: list[Turn], limits: dict, endpoint: inference.Endpoint, progress=None) -> tuple[list[Item], dict]:
+    """The model's facts for the turns, chunk by chunk, each line through the guard; and what
+    the guard made of them. An endpoint that fails raises InferenceError before anything is written."""
     client = inference.Client(endpoint)
     sized = inference.budget(endpoint, "archivist")
-    words = min(int(_budget(turns, previous, limits) * limits["chars_per_token"] / 6), int(sized.max_tokens * 0.6))
-    essence = "\n\n".join(_essence_only(n.body) for n in previous) or "(nothing yet)"
-    room = sized.prompt_chars - len(SYSTEM_PROMPT) - len(USER_PROMPT) - len(essence)
+    words = int(sized.max_tokens * 0.6)
+    room = sized.prompt_chars - len(SYSTEM_PROMPT) - len(USER_PROMPT)
+    by_id = {t.block_id: t for t in turns}
+    place = {t.block_id: n for n, t in enumerate(turns)}
+    window = {t.block_id: t.text for t in turns}
     chunks = _chunks(turns, max(2000, min(CHUNK_CHARS, room)))
+    items, kept, refused, reasons = [], 0, 0, []
     for done, chunk in enumerate(chunks, 1):
-        essence = _clean(client.ask(SYSTEM_PROMPT.format(words=words), USER_PROMPT.format(essence=essence, turns=chunk),
-                                    max_tokens=sized.max_tokens))
+        answer = client.ask(SYSTEM_PROMPT.format(words=words), USER_PROMPT.format(turns=chunk), max_tokens=sized.max_tokens)
+        for kind, lines in _sections(answer).items():
+            verdict = guard.check(lines, window)
+            kept, refused = kept + len(verdict.kept), refused + len(verdict.refused)
+            reasons += [why for _, why in verdict.refused]
+            for text, ids in verdict.kept:
+                first = min(place[i] for i in ids)
+                said = facts.read(text, "assistant", extractive.names(text))
+                items.append(Item(kind, extractive.clip(text, 300), [_link(by_id[i]) for i in ids[:3]],
+                                  (1, first, 0), weight=max(said.weight, facts.WEIGHT[kind]),
+                                  values=said.values, subject=facts.subject(text, said.values)))
         if progress:
             progress(done, len(chunks))
-    index = _index(_names(carry(previous)[1], turns), _budget(turns, previous, limits) // 10, limits)
-    body = cite(essence, {t.block_id: _link(t) for t in turns})
-    return body.rstrip() + "\n\n" + ("\n".join(["## Names", "", *index]) + "\n" if index else "")
+    if not items and not refused:
+        reasons = ["no section of facts"]
+        refused = 1
+    counts = {why: reasons.count(why) for why in dict.fromkeys(reasons)}
+    why = "; ".join(f"{n} {w}" for w, n in sorted(counts.items(), key=lambda kv: -kv[1])[:3])
+    return items, {"kept": kept, "refused": refused, "share": kept / (kept + refused) if kept + refused else 0.0,
+                   "why": why}
+
+
+_HEADING = re.compile(r"^\s*(?:#{1,6}\s*|\*\*)?\s*(decisions?|commitments?|promises?|dates?(?:\s+and\s+times?)?|times?|"
+                      r"numbers?|preferences?|people|persons?)\s*(?:\*\*)?\s*:?\s*$", re.IGNORECASE)
+_KINDS = {"decision": "decision", "commitment": "commitment", "promise": "commitment", "date": "date", "time": "date",
+          "number": "number", "preference": "preference", "people": "person", "person": "person"}
+
+
+def _sections(answer: str) -> dict[str, list[str]]:
+    """The bullets of each recognised section of a model's answer; lines outside one are not facts."""
+    found: dict[str, list[str]] = {}
+    kind = None
+    for line in answer.splitlines():
+        heading = _HEADING.match(line)
+        if heading:
+            word = heading[1].lower().split()[0].rstrip("s") if heading[1].lower() != "people" else "people"
+            kind = _KINDS.get(word, _KINDS.get(word.rstrip("e"), None))
+            continue
+        if line.lstrip().startswith("#"):
+            kind = None
+            continue
+        if kind and re.match(r"^\s*(?:[-*+]|\d+[.)])\s+\S", line):
+            found.setdefault(kind, []).append(line.strip())
+    return found
+
+
+def _covers(line: Item, item: Item) -> bool:
+    """Does a model's line say what an extractive line says (same turn, its values, its subject)?"""
+    if not set(line.links) & set(item.links):
+        return False
+    if item.values:
+        return set(item.values) <= set(line.values) or all(v.casefold() in line.text.casefold() for v in item.values)
+    shared = len(item.subject & line.subject)
+    return shared >= 2 and shared / len(item.subject) >= 1 / 3
 
 
 def _chunks(turns: list[Turn], room: int = CHUNK_CHARS) -> list[str]:
@@ -404,24 +467,6 @@ def _chunks(turns: list[Turn], room: int = CHUNK_CHARS) -> list[str]:
         current.append(line[:room])
         size += len(line)
     return chunks + (["\n\n".join(current)] if current else [])
-
-
-def _essence_only(body: str) -> str:
-    """A synthesis body without its title, introduction and names: what the model rewrites."""
-    kept, keep = [], False
-    for line in body.splitlines():
-        if line.startswith("## "):
-            keep = line.strip() != "## Names"
-        if keep:
-            kept.append(line)
-    return "\n".join(kept).strip()
-
-
-def _clean(answer: str) -> str:
-    """The model's Markdown without a wrapping code fence, a title, or lines the journal format reserves."""
-    text = re.sub(r"^```[a-z]*\n|\n```\s*$", "", answer.strip())
-    lines = [line for line in text.splitlines() if not line.startswith("# ") and line.strip() != "---"]
-    return "\n".join(lines).strip()
 
 
 # -- the note -----------------------------------------------------------------------------
@@ -459,6 +504,10 @@ def _free(memory: Memory, relpath: str) -> str:
 
 
 def _write(change, plan: Plan) -> None:
+    if plan.refusal:
+        from souveraine.tempos import innervoice
+
+        innervoice.append(change, [innervoice.Thought(clock.now().replace(tzinfo=None), "medium", plan.refusal)])
     for old, new in plan.moves:
         change.write(new, change.memory.path(old).read_bytes())
         change.delete(old)
