@@ -45,7 +45,7 @@ _AMOUNT = re.compile(r"\bhow (?:many|much|long|old|often|far|big|tall|heavy|late
                      r"(?:price|cost|total|number|score))\b|\bwhat percentage\b")
 _WHO = re.compile(r"^(?:who|whom|whose)\b|\bwho(?:'s| is| should| will)\b")
 _WHY = re.compile(r"^why\b|\bwhy (?:is|does|did|do|are|was|were)\b")
-_WHERE = re.compile(r"^where\b|\bwhere(?:'s| is| are| did| do| can| should)\b")
+_WHERE = re.compile(r"^where\b|\bwhere(?:'s| is| are| did| do| can| should| i| we| you| he| she| they| it)\b")
 _WHICH = re.compile(r"^(?:which|what) (?!(?:is|are|was|were|do|does|did|'s)\b)\w+|^which\b"
                     r"|^what(?:'s| is| are) the (?:best|fastest|cheapest|quickest|easiest|nearest|closest|shortest|"
                     r"safest|simplest|latest|next)\b")
@@ -68,7 +68,8 @@ _NUMBER = re.compile(r"\d|\b(?:zero|none|one(?! of)|two|three|four|five|six|seve
                      r"thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|"
                      r"thirty|forty|fifty|hundred|thousand|million|dozen|half|quarter|a few|several|a lot|"
                      r"nothing|free|twice|once|minutes?|hours?|days?|weeks?|months?|years?)\b|%|€|\$|£")
-_PERSON = re.compile(r"\b(?:he|she|they|him|her|them|someone|nobody|no one|everyone|the team|your|my|i|you|we)\b")
+_PERSON = re.compile(r"\b(?:he|she|they|him|her|his|hers|their|them|someone|nobody|no one|everyone|the team|your|my|i|"
+                     r"you|we)\b")
 _REASON = re.compile(r"\b(?:because|since|so|due to|caused|cause|reason|likely|probably|means|as|if|when|too|not "
                      r"enough|over-|under-|try|it's|it is)\b|[:—;]")
 _PLACE = re.compile(r"\b(?:room|floor|\d+\w? floor|near|next to|behind|in the|at the|on the|inside|outside|under|upstairs|downstairs|"
@@ -156,12 +157,14 @@ def _has_date(answer: str, timed: bool = False) -> bool:
 def _new_names(question: str, said: list[str]) -> set[str]:
     """Capitalised words of the answer the question did not use (a name, a place)."""
     known = {w.casefold() for w in re.findall(r"\w+", question)}
+    lower = {w for s in said for w in re.findall(r"\w+", s) if w.islower()}
     found = set()
     for sentence in said:
         words = re.findall(r"[^\W\d_][\w'’-]*", sentence)
         for i, word in enumerate(words):
-            if word[0].isupper() and word.casefold() not in known and (i > 0 or len(words) <= 4 and
-                                                                      word.casefold() not in _STOP) \
+            opener = i == 0 and word.casefold() not in _STOP and word.casefold() not in lower \
+                and not re.search(r"(?:ing|ed|ly|s)$", word)
+            if word[0].isupper() and word.casefold() not in known and (i > 0 or opener) \
                     and not (word.isupper() and len(word) <= 4) and not _CALENDAR.match(word.casefold()):
                 found.add(word)
     return found

@@ -62,14 +62,19 @@ _REMIND_MARK = re.compile(r"\b(?:reminder|time to|don't forget|it's (?:monday|tu
 
 def which(open_texts: list[str], answer: str, tool_calls=()) -> int | None:
     """The index of the commitment ``answer`` fulfils among ``open_texts``, or None."""
+    return weigh(open_texts, answer, tool_calls)[0]
+
+
+def weigh(open_texts: list[str], answer: str, tool_calls=()) -> tuple[int | None, bool]:
+    """(the index or None, whether the rules are sure): unsure when the best is near the floor or the runner-up."""
     if not open_texts or not answer.strip():
-        return None
+        return None, True
     said = [s for s in texts(answer) if not speech.is_question(s)]
     if not said and not _FOLLOW_MARK.search(normal(answer)) and "```" not in answer:
-        return None
+        return None, True
     line = normal(answer.replace("```", " "))
     if _NOT_YET.search(normal(" ".join(said))):
-        return None
+        return None, True
     answer_words = {stem(w) for w in tokens(line)}
     objects = [_object_words(text) for text in open_texts]
     spread = {}
@@ -81,9 +86,10 @@ def which(open_texts: list[str], answer: str, tool_calls=()) -> int | None:
     ranked = sorted(range(len(scores)), key=lambda i: -scores[i])
     best = ranked[0]
     runner = scores[ranked[1]] if len(ranked) > 1 else 0.0
+    sure = abs(scores[best] - FLOOR) >= 0.5 and scores[best] - runner >= 0.75
     if scores[best] < FLOOR or scores[best] - runner < 0.25:
-        return None
-    return best
+        return None, sure and scores[best] < FLOOR / 2
+    return best, sure
 
 
 def _object_words(promise: str) -> dict[str, float]:

@@ -152,7 +152,7 @@ def apply(change, correction: Correction, source: str, label: str, now: datetime
     """Amend the system/ file and record the drift, inside an open change."""
     from souveraine.tempos import facts, ledger
 
-    rule = facts.finish(facts._person(_strip_lead(correction.text), facts._PERSON), now)
+    rule = facts.finish(facts._person(_strip_lead(correction.text), facts._PERSON), now, times=False)
     full = change.memory.path(correction.path)
     existing = full.read_text(encoding="utf-8") if full.exists() else _new_file(correction)
     body = _struck(existing, correction.text, now)

@@ -101,9 +101,9 @@ def _third(verb: str) -> str:
     return verb + "s"
 
 
-def finish(text: str, now: datetime) -> str:
-    """One sentence: dates made absolute, a capital first, a full stop last."""
-    text = absolute(text.strip(), now)
+def finish(text: str, now: datetime, *, times: bool = True) -> str:
+    """One sentence: dates made absolute (clock times too, unless ``times`` is off), a capital first, a full stop last."""
+    text = absolute(text.strip(), now, times=times)
     text = re.sub(r"\s+", " ", text).strip(" ,;—-")
     if not text:
         return ""
@@ -117,7 +117,7 @@ _RESCHEDULED = re.compile(r"\b(?:moved|postponed|rescheduled|pushed|changed|brou
                           r"(?:back )?(?:to|until|till)\b", re.I)
 
 
-def absolute(text: str, now: datetime) -> str:
+def absolute(text: str, now: datetime, *, times: bool = True) -> str:
     """Each relative date phrase followed by the date it means: "on Friday" → "on Friday (2026-12-04)".
 
     A sentence in the past tense reads its dates backwards ("was born on 2 May": the last one).
@@ -127,7 +127,7 @@ def absolute(text: str, now: datetime) -> str:
     out, cursor = [], 0
     prefer = "past" if _PAST.search(text) and not _RESCHEDULED.search(text) else "future"
     for mention in dates.find(text, now, prefer=prefer):
-        if re.search(r"\d{4}", mention.text):
+        if re.search(r"\d{4}", mention.text) or (mention.timed and not times):
             continue
         out.append(text[cursor:mention.end])
         out.append(" " + _when(mention))

@@ -317,7 +317,13 @@ def _close_kept(change, exchange, answer, result, thoughts, now) -> None:
     if not open_entries:
         return
     kept = {}
-    index = closures.which([e.text for e in open_entries], exchange.assistant, exchange.tool_calls)
+    texts = [e.text for e in open_entries]
+    index, sure = closures.weigh(texts, exchange.assistant, exchange.tool_calls)
+    if not sure and _model(change.memory):
+        from souveraine.tempos import judge
+
+        said = judge.closure(_model(change.memory), texts, exchange.assistant)
+        index = index if said is ... else said
     if index is not None:
         kept[open_entries[index].id] = open_entries[index]
     for entry in open_entries:
@@ -416,6 +422,11 @@ def _verify(change, exchange, answer, result, thoughts, now) -> None:
     from souveraine.tempos.answered import unanswered
 
     for question in unanswered(exchange.user, exchange.assistant):
+        if _model(change.memory):
+            from souveraine.tempos import judge
+
+            if judge.answered(_model(change.memory), question, exchange.assistant) is True:
+                continue
         result.unanswered.append(question)
         thoughts.append(Thought(now, "medium", f'The question "{question}" may have gone unanswered.'))
     for sentence in texts(exchange.assistant):
@@ -437,6 +448,15 @@ def _correct(change, exchange, asked, result, thoughts, now) -> None:
     if done["line"]:
         result.corrections.append({**found.to_dict(), **done})
         thoughts.append(Thought(now, "low", f"Noted a {found.target} rule in [[{found.path[:-3]}]]: {found.text}"))
+
+
+def _model(memory):
+    """The judge's model client, made once per memory object; None without ``[inference]``."""
+    if "judge" not in memory.__dict__:
+        from souveraine.tempos import judge
+
+        memory.__dict__["judge"] = judge.client(memory)
+    return memory.__dict__["judge"]
 
 
 def _inbox_id(entry_id: str) -> str:

@@ -143,14 +143,18 @@ _CONTENT_COLON = re.compile(r"[:—]\s*(.{6,})$")
 _SAVED = r"(?:saved|noted|recorded|stored|logged|remembered|memori[sz]ed|added|put|filed|jotted|written)"
 _CLAIM_I = re.compile(
     r"(?:^|[,;:!.—-] *)(?:i've|i have|i)\s+(?:just |now |also |already )?(?P<verb>saved|noted|recorded|stored|logged|"
-    r"remembered|memori[sz]ed|added|put|filed|updated|corrected|fixed|made a note|written|jotted|kept)\b(?P<rest>.*)")
+    r"remembered|memori[sz]ed|added|put|filed|updated|corrected|fixed|made a note|written|jotted|kept|made)\b(?P<rest>.*)")
 _CLAIM_HEAD = re.compile(
     rf"^(?:(?:ok(?:ay)?|done|thanks|got it|right)[,.!:;— -]+)*(?:(?:got it|noted),? and )?(?P<verb>{_SAVED}|memorised"
     rf"|updated (?:the |my |your )?(?:memory|notes?)|(?:fixed|updated|corrected) in (?:your|my|the) \w+|noted down|noted in your \w+|added to (?:my|your|the) \w+)"
     rf"(?: (?:it|that|this))?(?: (?:to|under|in|as) [^:!—]*)?\s*(?:[:!—–]|\.$|\. )(?P<rest>.*)")
 _CLAIM_THAT = re.compile(
     r"^(?:(?:ok(?:ay)?|done|thanks|got it|right)[,.!:;— -]+)*(?:i've |i have )?(?P<verb>noted|recorded|remembered|"
-    r"made a note|logged)(?: down)? that (?P<rest>.+)")
+    r"made a note|logged|saved|stored|written down)(?: down)? that (?!(?:as|to|in|into|for|under|away|down|too|"
+    r"with)\b)(?P<rest>.+)")
+_CLAIM_LABELLED = re.compile(
+    rf"^(?:(?:ok(?:ay)?|done|thanks|got it|right)[,.!:;— -]+)*(?:i've |i have )?(?P<verb>{_SAVED}) (?:the|your|a|an|my) "
+    r"[^:]{1,48}:\s*(?P<rest>.+)")
 _CLAIM_NOUN = re.compile(
     r"^(?:(?:ok(?:ay)?|done|thanks)[,.!:;— -]+)*(?:decision|preference|convention|rule|contact|noted)\s+"
     rf"(?P<verb>{_SAVED})\b\s*[:.!—–]?\s*(?P<rest>.*)")
@@ -175,13 +179,14 @@ def claim(sentence: str) -> tuple[str, str] | None:
     text = normal(speech.unquote(sentence)) if not sentence.lstrip().startswith(('"', "“")) else normal(sentence)
     if text.endswith("?"):
         return None
-    for pattern in (_CLAIM_THAT, _CLAIM_HEAD, _CLAIM_NOUN, _CLAIM_I, _CLAIM_PASSIVE):
+    for pattern in (_CLAIM_THAT, _CLAIM_LABELLED, _CLAIM_HEAD, _CLAIM_NOUN, _CLAIM_I, _CLAIM_PASSIVE):
         match = pattern.search(text)
         if not match:
             continue
         before = text[:match.start()]
         said = text[:match.start("rest")] + re.split(r"[:—]| that ", match["rest"])[0]
-        if pattern not in (_CLAIM_THAT, _CLAIM_HEAD) and _PAST_TIME.search(said) or _PAST_TIME.search(before):
+        if pattern not in (_CLAIM_THAT, _CLAIM_HEAD, _CLAIM_LABELLED) and _PAST_TIME.search(said) or \
+                _PAST_TIME.search(before):
             return None
         if match["verb"] == "remembered" and re.match(r"\s*to\b", match["rest"]):
             return None
@@ -198,13 +203,13 @@ def claim(sentence: str) -> tuple[str, str] | None:
                                                       "made a note", "logged", "stored", "saved"))):
             return None
         if pattern is _CLAIM_I and match["verb"] in ("updated", "corrected", "fixed", "added", "put", "written",
-                                                     "kept") and not _CLAIM_PLACE.search(rest):
+                                                     "kept", "made") and not _CLAIM_PLACE.search(rest):
             return None
         if pattern is _CLAIM_PASSIVE and re.search(r"\b(?:file|document|game|spreadsheet)\b", before):
             return None
         if pattern is _CLAIM_I and re.search(r"\b(?:he|she|they|it|marta|\w+ said)\b\s*$", before):
             return None
-        content = match["rest"].strip() if pattern is _CLAIM_THAT else _claim_content(sentence, rest)
+        content = match["rest"].strip() if pattern in (_CLAIM_THAT, _CLAIM_LABELLED) else _claim_content(sentence, rest)
         return match["verb"].split()[0], _as_written(content.rstrip(". "), sentence) if content else ""
     return None
 

@@ -109,3 +109,31 @@ def test_the_live_inner_voice_drops_what_is_settled(memory):
     promise = Thought(datetime(2026, 11, 29, 9, 0), "medium", 'Unfulfilled promise: "x" — [[ledger/commitments#^c000001]]')
     other = Thought(datetime(2026, 11, 1, 9, 0), "high", "The witness key expires soon.")
     assert innervoice.live(memory, [old, fresh, kept, promise, other], NOW) == [fresh, other]
+
+
+def test_a_local_model_settles_hard_cases_within_its_deadline(memory):
+    from souveraine.store.memory import Memory
+    from souveraine.tempos import judge
+    from tests.inference.fake_model import FakeModel, answer, slow
+    from tests.tempos.conversation import configure
+
+    with FakeModel([answer("2"), answer(" None."), answer("yes"), answer("Probably the second one."),
+                    slow(5.0, answer("1"))]) as server:
+        configure(memory, "inference", endpoint=server.base, model="tiny")
+        model = judge.client(Memory(memory.root))
+        assert model.endpoint.timeout == judge.DEADLINE and model.endpoint.retries == 0
+        assert judge.closure(model, OPEN, "Here you go.") == 1
+        assert judge.closure(model, OPEN, "Here you go.") is None
+        assert judge.answered(model, "When?", "Soon.") is True
+        assert judge.closure(model, OPEN, "Here you go.") is ...      # not the strict format: the rules stand
+        started = __import__("time").monotonic()
+        assert judge.closure(model, OPEN, "Here you go.") is ...      # past the deadline: the rules stand
+        assert __import__("time").monotonic() - started < judge.DEADLINE + 1
+    system = server.requests[0]["json"]["messages"][0]["content"]
+    assert "nothing else" in system and server.requests[0]["json"]["max_tokens"] == 4
+
+
+def test_without_a_model_there_is_no_judge(memory):
+    from souveraine.tempos import judge
+
+    assert judge.client(memory) is None

@@ -120,7 +120,7 @@ def test_a_week_of_conversation(memory, monkeypatch):
     assert days_of("look up the renewal terms") == [MON]
     assert days_of("remind you on Thursday to send the form") == [THU]
     assert days_of("remind you the day before") == [THU]
-    assert not any(day < THU and "Due " in text for day, text in surfaced)
+    assert days_of("draft the email to the school tonight") == [TUE]   # due Monday evening; the next turn was Tuesday
     assert not [i for i in inbox.read(memory, inbox.PENDING).items if "Due " in i.text]
 
     # Memories: one self-contained sentence each, absolute dates, from a promise and from a claim.
