@@ -53,8 +53,8 @@ _NAMED = re.compile(r"^what(?:'s| is| are| was) (?:the |your |my |his |her |thei
                     r"name|number|email|phone|password|code|url|link|score|status|total|difference)\b")
 _YES_NO = re.compile(r"^(?:is|are|was|were|do|does|did|can|could|should|would|will|have|has|had|shall|may|might|"
                      r"any (?:news|chance))\b")
-_CLOCK = re.compile(r"\b\d{1,2}(?:[:h.]\d\d|\s?[ap]\.?m\b)|\b(?:19|20)\d\d\b|\b\d{1,2}(?:st|nd|rd|th)\b|\bat \d{1,2}\b"
-                    r"|^\W*\d{1,2}\W*$")
+_CLOCK = re.compile(r"\b\d{1,2}(?:[:h.]\d\d|\s?[ap]\.?m\b)|\b(?:1\d|20)\d\d\b|\b\d{1,2}(?:st|nd|rd|th)\b|\bat \d{1,2}\b"
+                    r"|^\W*\d{1,4}\W*$")
 _DURATION = re.compile(r"(?<!times )\b(?:\d+(?:[.,]\d+)?|an?|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|"
                        r"thirty|forty|half an?|a couple of|a few|several)\s?(?:-\s?\w+ )?(?:h|hrs?|hours?|minutes?|mins?|"
                        r"days?|weeks?|months?|years?|km|kilometres?|kilometers?|miles?|m|metres?|meters?)\b(?! a\b)"

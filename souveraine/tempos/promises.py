@@ -155,6 +155,15 @@ _CLAIM_THAT = re.compile(
 _CLAIM_LABELLED = re.compile(
     rf"^(?:(?:ok(?:ay)?|done|thanks|got it|right)[,.!:;— -]+)*(?:i've |i have )?(?P<verb>{_SAVED}) (?:the|your|a|an|my) "
     r"[^:]{1,48}:\s*(?P<rest>.+)")
+_INTERJECTION = r"^(?:(?:ok(?:ay)?|done|thanks|got it|right|sure|great|perfect|understood|noted)[,.!:;— -]+)*"
+_CLAIM_BARE = re.compile(
+    _INTERJECTION + r"(?P<verb>saved|noted|stored|logged|recorded|remembered|memori[sz]ed|filed|updated|added|put|"
+    r"jotted down|wrote down|corrected|fixed) (?P<rest>(?:the|your|my|it|that|this|those|these)\b.*)")
+_CLAIM_TAIL = re.compile(
+    r"^(?P<subject>[^.!?:—–]{2,60}?)\s*(?:[—–-]\s*|:\s*)?(?P<verb>saved|noted|stored|logged|recorded|remembered|"
+    r"memori[sz]ed|filed|updated)\s*(?:[:!✔✓—–]|\.(?:\s|$)|$)\s*(?P<rest>.*)")
+_CLAIM_GOT_DOWN = re.compile(r"(?:^|[,;:!.—-] *)(?:i've |i have |i )?(?P<verb>got) (?P<rest>(?:that|it|this|[\w'’ ]{1,40}?)"
+                             r" down\b.*)")
 _CLAIM_NOUN = re.compile(
     r"^(?:(?:ok(?:ay)?|done|thanks)[,.!:;— -]+)*(?:decision|preference|convention|rule|contact|noted)\s+"
     rf"(?P<verb>{_SAVED})\b\s*[:.!—–]?\s*(?P<rest>.*)")
@@ -179,7 +188,8 @@ def claim(sentence: str) -> tuple[str, str] | None:
     text = normal(speech.unquote(sentence)) if not sentence.lstrip().startswith(('"', "“")) else normal(sentence)
     if text.endswith("?"):
         return None
-    for pattern in (_CLAIM_THAT, _CLAIM_LABELLED, _CLAIM_HEAD, _CLAIM_NOUN, _CLAIM_I, _CLAIM_PASSIVE):
+    for pattern in (_CLAIM_THAT, _CLAIM_LABELLED, _CLAIM_HEAD, _CLAIM_NOUN, _CLAIM_I, _CLAIM_BARE, _CLAIM_GOT_DOWN,
+                    _CLAIM_PASSIVE, _CLAIM_TAIL):
         match = pattern.search(text)
         if not match:
             continue
@@ -207,9 +217,23 @@ def claim(sentence: str) -> tuple[str, str] | None:
             return None
         if pattern is _CLAIM_PASSIVE and re.search(r"\b(?:file|document|game|spreadsheet)\b", before):
             return None
+        if pattern is _CLAIM_BARE and (_NOT_MEMORY.match(rest) or match["verb"] in ("updated", "added", "put",
+                                                                                   "corrected", "fixed")
+                                       and not _CLAIM_PLACE.search(rest)):
+            return None
+        if pattern is _CLAIM_TAIL and (re.match(r"^(?:he|she|they|it|the (?:app|server|system|backup|form|bot|site)|"
+                                                r"i|we|you)\b", match["subject"].strip())
+                                       or re.search(r"\b(?:will|would|can|could|should|to|be|not|never)\s*$",
+                                                    match["subject"])):
+            return None
+        if pattern is _CLAIM_GOT_DOWN and not (_CLAIM_PLACE.search(rest) or re.match(r"(?:that|it|this) down", rest)):
+            return None
         if pattern is _CLAIM_I and re.search(r"\b(?:he|she|they|it|marta|\w+ said)\b\s*$", before):
             return None
-        content = match["rest"].strip() if pattern in (_CLAIM_THAT, _CLAIM_LABELLED) else _claim_content(sentence, rest)
+        if pattern is _CLAIM_TAIL:
+            content = " ".join(part for part in (match["subject"].strip(" -—–"), rest.strip()) if part)
+        else:
+            content = match["rest"].strip() if pattern in (_CLAIM_THAT, _CLAIM_LABELLED) else _claim_content(sentence, rest)
         return match["verb"].split()[0], _as_written(content.rstrip(". "), sentence) if content else ""
     return None
 
