@@ -119,6 +119,8 @@ def _journal(change, exchange: Exchange) -> tuple[list[journal.Turn], str | None
     at = _now(exchange)
     user_at = exchange.user_at.astimezone(at.tzinfo) if exchange.user_at else at
     said = [("user", exchange.user, user_at, exchange.user_at or exchange.at)] if exchange.user is not None else []
+    if exchange.tool_calls:
+        said.append(("tool", "\n".join(f"- {call}" for call in exchange.tool_calls), at, exchange.at))
     said.append(("assistant", exchange.assistant, at, exchange.at))
     turns, texts, newest = [], {}, None
     for role, text, when, given in said:
