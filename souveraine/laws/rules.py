@@ -31,7 +31,7 @@ def judge(snapshot: Snapshot, *, extra: tuple[str, ...] = (), message: bool = Tr
     if not adopted:
         out += witness.changes(snapshot, {path for path, _, _ in snapshot.introduced()})
     if message and snapshot.message is not None:
-        out += messages.breaches(snapshot.message, lambda: snapshot.diffs[0])
+        out += messages.breaches(snapshot.message, lambda: snapshot.diffs[0], merge=snapshot.is_merge)
     for breach in out:
         breach.commit = snapshot.commit
     return out
