@@ -42,9 +42,11 @@ def test_what_shaped_you_is_constitutive_first_with_dates_and_witnesses(wake):
 
 
 def test_pinned_files_persona_first_state_last_never_the_journal(wake):
-    paths = [item["path"] for item in wake.json()["system"]]
+    system = wake.json()["system"]
+    paths = [item["path"] for item in system]
     assert paths[:2] == ["system/persona/identity.md", "system/persona/principles.md"]
-    assert paths[-2:] == ["system/conventions.md", "system/state.md"]
+    assert paths[-3:] == ["system/conventions.md", "system/", "system/state.md"]
+    assert "system/human/prefs/communication.md" in paths and "system/human/identity.md" in system[-2]["unwritten"]
     assert "system/persona/effective.md" not in paths
     assert not any(p.startswith(("journal/", "system/synthesized/", "system/metacognition/")) for p in paths)
     text = wake().stdout
@@ -150,7 +152,7 @@ def test_identity_alone_over_budget_is_refused_with_advice(wake):
 def test_max_chars_cuts_in_the_same_order_and_counts_as_javascript_does(wake):
     full = len(wake().stdout)
     order = list(dict.fromkeys(CUT_ORDER))
-    for cap in (full - 1, full - 600, 2100):
+    for cap in (full - 1, full - 600, full - 1500):
         data = wake.json("--max-chars", str(cap))
         text = wake("--max-chars", str(cap)).stdout
         assert len(text.encode("utf-16-le")) // 2 == data["budget"]["chars"] <= cap == data["budget"]["max_chars"]
