@@ -99,9 +99,8 @@ def merge_breaches(path: str, base: bytes | None, sides: list[bytes], merged: by
     lost = _lost(path, base, sides, merged)
     if lost is None:
         return []
-    if lost[1] is None:
-        return [Breach(path, "append_only_rewrite", f"{path}: append-only, but this merge changes its beginning "
-                                                    f"(properties or title); {FIX}")]
+    if lost[1] is None:  # its beginning (properties, title) is not the one each side holds
+        return [rewrite(path, lost[0], merged, against="shared")]
     return [Breach(path, "append_only_rewrite", f"{path}: append-only, but this merge drops or changes the entry at line "
                                                 f"{entries.line_of(lost[0], lost[1])} of what one side holds; {KEEP}")]
 
