@@ -36,11 +36,14 @@ def presence(memory: Memory) -> dict:
 
 
 def pending(memory: Memory) -> list:
+    """The thoughts waiting now, most urgent first; a dated one whose time has not come is not yet waiting."""
+    from souveraine.store import clock
     from souveraine.tempos import inbox
 
     if not inbox.enabled(memory):
         return []
-    return inbox.by_urgency(inbox.read(memory, inbox.PENDING).items)
+    now = clock.now()
+    return inbox.by_urgency([i for i in inbox.read(memory, inbox.PENDING).items if i.ripe(now)])
 
 
 # -- the unit and its chain of phases ------------------------------------------------------

@@ -3,7 +3,8 @@
 One thought per turn — the most urgent, then the oldest — unless some are critical:
 then every critical one, and nothing else. The viewport's bandwidth filters what may
 surface (``sensorium.bandwidth``): ``high`` anything due, ``medium`` medium and above,
-``low`` (a phone) only urgent ones (high, critical), ``minimal`` nothing but presence.
+``low`` (a phone) only urgent ones (high, critical), ``minimal`` nothing but presence. An
+item whose due time is still to come (a dated promise) waits, unseen, until then.
 What is shown around it differs too (``shown``): ``high`` lists the inbox's other contents,
 ``medium`` counts them, ``low`` shows the urgent thought alone, ``minimal`` one presence line.
 
@@ -69,7 +70,8 @@ def choose(items: list[inbox.Item], bandwidth: str) -> list[inbox.Item]:
     """The thoughts that surface now, in the order they are shown."""
     if bandwidth == "minimal":
         return []
-    eligible = inbox.by_urgency([i for i in items if classes.passes(bandwidth, i.urgency)])
+    now = clock.now()
+    eligible = inbox.by_urgency([i for i in items if classes.passes(bandwidth, i.urgency) and i.ripe(now)])
     critical = [i for i in eligible if i.urgency == "critical"]
     return critical or eligible[:1]
 
@@ -80,7 +82,8 @@ def surface(memory: Memory, bandwidth: str = "high", peek: bool = False) -> Surf
         return result
     with memory.lock():
         pending, intrusive = inbox.read(memory, PENDING), inbox.read(memory, INTRUSIVE)
-        waiting = pending.items
+        now = clock.now()
+        waiting = [i for i in pending.items if i.ripe(now)]
         result.surfaced = choose(waiting, bandwidth)
         result.delivered = intrusive.items
         result.waiting = len(waiting) - len(result.surfaced)
@@ -88,7 +91,6 @@ def surface(memory: Memory, bandwidth: str = "high", peek: bool = False) -> Surf
         result.rest = [i for i in inbox.by_urgency(waiting) if i not in result.surfaced]
         if peek or not (result.surfaced or result.delivered):
             return result
-        now = clock.now()
         ids = {i.id for i in result.surfaced}
         with memory.change(_message(result)) as change:
             if ids:

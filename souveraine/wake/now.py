@@ -8,6 +8,7 @@ import os
 
 from souveraine.errors import NoteError
 from souveraine.sensorium import bandwidth as classes
+from souveraine.sensorium import telemetry
 from souveraine.store import notes
 from souveraine.store.memory import Memory
 from souveraine.identity.catalog import FOLDER, Catalog
@@ -28,7 +29,7 @@ def inner_voice(memory: Memory, view: Viewport) -> list[Part]:
     thoughts, lines = [], count
     while count > 0:
         text = tail(path, lines)
-        thoughts = innervoice.parse(text)[-count:]
+        thoughts = innervoice.live(memory, innervoice.parse(text))[-count:]
         if len(thoughts) >= count or text.count("\n") < lines:   # enough, or the whole file
             break
         lines *= 4                                                 # blank or stray lines in the tail
@@ -57,8 +58,7 @@ def surfacing(memory: Memory, view: Viewport) -> Part:
     """What would surface now at this bandwidth (surface's own choice), moving nothing."""
     from souveraine.tempos import inbox, surface
 
-    waiting = inbox.read(memory, inbox.PENDING).items if inbox.enabled(memory) else []
-    waiting = [i for i in waiting if not view.hides(i.text)]
+    waiting = [i for i in telemetry.pending(memory) if not view.hides(i.text)]
     chosen = surface.choose(waiting, view.bandwidth)
     shown = surface.Surfacing(view.bandwidth, surfaced=chosen, waiting=len(waiting) - len(chosen),
                               critical_waiting=sum(1 for i in waiting if i.urgency == "critical" and i not in chosen),
