@@ -15,6 +15,9 @@ Everything is one SQL expression, so SQLite sorts and cuts to the limit in one p
 """
 
 from dataclasses import dataclass, field
+from datetime import date
+
+from souveraine.recall import dates
 
 TIER_WEIGHTS = {"constitutive": 1.5, "foundational": 1.25}
 COLUMN_WEIGHTS = {"title": 2.0, "body": 1.0, "context": 0.25, "links": 1.0}
@@ -23,6 +26,9 @@ DAY = 86_400.0
 SAMPLE = 2000           # newest documents a word's share is read on
 COMMON_SHARE = 0.3      # above it a word is too common to rank by
 WINDOW = 1000           # newest matches scored when every word is that common
+DATE_WEIGHT = 2.0       # a hit said or told of within the query's dates scores up to this much more
+TOLD_AFTER_DAYS = 10.0  # half-life of the evidence of a turn said after the period: events are told later
+SAID_BEFORE_DAYS = 3.0  # … and before it (plans)
 
 
 @dataclass(frozen=True)
@@ -45,6 +51,32 @@ class Ranking:
         tiers = " ".join(f"WHEN '{tier}' THEN {weight!r}" for tier, weight in TIER_WEIGHTS.items())
         freshness = (f"CASE WHEN {alias}.decays THEN pow(0.5, max(0.0, :now - {alias}.ts) / :half_life) ELSE 1.0 END")
         return f"(CASE {alias}.tier {tiers} ELSE 1.0 END) * (1.0 + :recency * {freshness})"
+
+
+def tier_weight(tier: str | None) -> float:
+    return TIER_WEIGHTS.get(tier or "", 1.0)
+
+
+def boost(ranking: "Ranking", tier: str | None, decays: bool, ts: float | None) -> float:
+    """The same factor as ``Ranking.boost``, in Python, for a document found another way."""
+    fresh = 0.5 ** (max(0.0, ranking.now - ts) / (ranking.half_life_days * DAY)) if decays and ts is not None else 1.0
+    return tier_weight(tier) * (1.0 + (ranking.recency_weight if ranking.recency else 0.0) * fresh)
+
+
+def closeness(span: dates.Span, said: date | None, told: list[tuple[date, date]]) -> float:
+    """How well a document's dates fit the period asked about, from 0 to 1: 1 when it was said
+    within it or names a day in it, fading with the days between (more slowly after the
+    period, since events are told after they happen)."""
+    best = 0.0
+    if said is not None:
+        gap = dates.days_between(span, said)
+        best = 1.0 if gap == 0 else 0.5 ** (gap / TOLD_AFTER_DAYS if gap > 0 else -gap / SAID_BEFORE_DAYS)
+    for since, until in told:
+        if (span.until is None or since <= span.until) and (span.since is None or until >= span.since):
+            return 1.0
+        gap = min(abs(dates.days_between(span, since)), abs(dates.days_between(span, until)))
+        best = max(best, 0.5 ** (gap / SAID_BEFORE_DAYS))
+    return best
 
 
 def informative(conn, terms: list) -> tuple[list, bool]:
