@@ -25,10 +25,10 @@ PERSIST_EVENTS = ("Stop", "AfterAgent")
 COMPACT_EVENTS = ("PreCompact", "PreCompress")
 
 
-def respond(memory: Memory, payload: dict) -> dict:
+def respond(memory: Memory, payload: dict, max_chars: int | None = None) -> dict:
     event = payload.get("hook_event_name") if isinstance(payload, dict) else None
     if event == "SessionStart":
-        return context(event, _wake(memory))
+        return context(event, _wake(memory, max_chars))
     if event in CONTEXT_EVENTS:
         from souveraine.tempos.surface import surface
 
@@ -72,7 +72,7 @@ def exchange_of(payload: dict):
                      "last_assistant_message)")
 
 
-def _wake(memory: Memory) -> str:
+def _wake(memory: Memory, max_chars: int | None) -> str:
     from souveraine.wake import render, wake
 
-    return render.markdown(wake(memory))
+    return render.markdown(wake(memory, max_chars=max_chars))

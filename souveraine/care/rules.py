@@ -1,7 +1,7 @@
 """Durable rules and corrections, each appended as one line to the file where it belongs.
 
 ``remember_to`` backs ``souveraine remember TEXT --to PATH``: a preference goes to
-system/human/prefs.md, a convention to system/project/conventions.md, a do-not to
+system/human/prefs/communication.md, a convention to system/project/conventions.md, a do-not to
 system/project/do-nots.md, anything else learned to system/project/learnings.md —
 unless PATH says otherwise. A correction commits as ``fix(memory)``, a new rule as
 ``feat(memory)``.
@@ -15,10 +15,10 @@ from souveraine.store import clock, layout, notes
 from souveraine.store.memory import Memory
 
 TARGETS = {
-    "preference": "system/human/prefs.md",
-    "do-not": "system/project/do-nots.md",
-    "convention": "system/project/conventions.md",
-    "learning": "system/project/learnings.md",
+    "preference": layout.PREFS_COMMUNICATION,
+    "do-not": layout.PROJECT_DO_NOTS,
+    "convention": layout.PROJECT_CONVENTIONS,
+    "learning": layout.PROJECT_LEARNINGS,
 }
 KINDS = ("rule", "correction")
 # Where a rule does not belong: raw experience, one-file-per-item folders, the witness.

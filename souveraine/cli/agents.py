@@ -69,45 +69,113 @@ def integrate_cmd():
     """
 
 
+_PROJECT = click.option("--project", type=click.Path(file_okay=False, path_type=str), default=".", show_default=True,
+                        help="The project whose settings receive the hooks (~ for your own, every project's).")
+_LAUNCHER = click.option("--souveraine", "launcher", metavar="COMMAND", default=None,
+                         help="How the hooks call souveraine (default: this installation's launcher, by absolute path).")
+
+
 @integrate_cmd.command(name="claude-code")
-@click.option("--project", type=click.Path(file_okay=False, path_type=str), default=".", show_default=True,
-              help="The project whose .claude/settings.json receives the hooks.")
+@_PROJECT
 @click.option("--local", is_flag=True, help="Write .claude/settings.local.json (yours alone, not committed) instead.")
-@click.option("--souveraine", "launcher", metavar="COMMAND", default=None,
-              help="How the hooks call souveraine (default: this installation's launcher, by absolute path).")
+@_LAUNCHER
+@click.option("--max-chars", type=click.IntRange(1, 10_000), default=9_500, show_default=True, metavar="N",
+              help="Keep the wake within N characters: Claude Code shows the model only a 2 KB preview of "
+                   "a hook's output past 10,000.")
 @click.option("--mcp", "with_mcp", is_flag=True, help="Also declare the MCP server in the project's .mcp.json.")
 @json_option
 @pass_memory
-def integrate_claude_code(memory, project, local, launcher, with_mcp, as_json):
+def integrate_claude_code(memory, project, local, launcher, max_chars, with_mcp, as_json):
     """Merge the tempos into Claude Code's hooks, keeping every other setting.
 
-    SessionStart → wake (its output becomes context), UserPromptSubmit → surface (as
-    additional context), Stop → persist --claude-code, PreCompact → reflect, then archive.
-    Running it again changes nothing; hooks it wrote before are updated in place.
-    --mcp also declares the MCP server in the project's .mcp.json.
+    SessionStart → wake --max-chars N (its output becomes context, and Claude Code keeps
+    10,000 characters of it), UserPromptSubmit → surface, Stop → persist --claude-code,
+    PreCompact → reflect, then archive. Running it again changes nothing; hooks it wrote
+    before are updated in place. --mcp also declares the MCP server in .mcp.json.
 
     Example:
 
+    \b
         souveraine --memory ~/memory integrate claude-code --project ~/code/app --mcp
+        souveraine --memory ~/memory integrate claude-code --project ~ --local
     """
     from pathlib import Path
 
     from souveraine.agents import integrate
+
+    results = [integrate.claude_code(memory, Path(project).expanduser(), local=local, souveraine=launcher,
+                                     max_chars=max_chars)]
+    if with_mcp:
+        results.append(integrate.mcp_server(memory, Path(project).expanduser(), souveraine=launcher))
+    _report_wired(results if with_mcp else results[0], as_json)
+
+
+@integrate_cmd.command(name="codex")
+@_PROJECT
+@_LAUNCHER
+@json_option
+@pass_memory
+def integrate_codex(memory, project, launcher, as_json):
+    """Merge the tempos into Codex CLI's hooks (.codex/hooks.json), keeping the rest.
+
+    SessionStart, UserPromptSubmit, Stop and PreCompact all run 'integrate hook', which
+    answers in the JSON Codex reads: the wake and what surfaces as additionalContext, the
+    exchange persisted at Stop (the prompt kept from UserPromptSubmit by its turn_id).
+    Running it again changes nothing.
+
+    Example:
+
+    \b
+        souveraine --memory ~/memory integrate codex --project ~/code/app
+        souveraine --memory ~/memory integrate codex --project ~
+    """
+    from pathlib import Path
+
+    from souveraine.agents import integrate
+
+    _report_wired(integrate.wire(memory, integrate.CODEX, Path(project).expanduser(), souveraine=launcher), as_json)
+
+
+@integrate_cmd.command(name="gemini")
+@_PROJECT
+@_LAUNCHER
+@json_option
+@pass_memory
+def integrate_gemini(memory, project, launcher, as_json):
+    """Merge the tempos into Gemini CLI's hooks (.gemini/settings.json), keeping the rest.
+
+    SessionStart, BeforeAgent, AfterAgent and PreCompress all run 'integrate hook', which
+    prints only the JSON Gemini requires. Turns hooksConfig.enabled on unless it is already
+    set either way. Running it again changes nothing.
+
+    Example:
+
+    \b
+        souveraine --memory ~/memory integrate gemini --project ~/code/app
+        souveraine --memory ~/memory integrate gemini --project ~
+    """
+    from pathlib import Path
+
+    from souveraine.agents import integrate
+
+    _report_wired(integrate.wire(memory, integrate.GEMINI, Path(project).expanduser(), souveraine=launcher), as_json)
+
+
+def _report_wired(data, as_json: bool) -> None:
     from souveraine.cli.common import say
 
-    results = [integrate.claude_code(memory, Path(project), local=local, souveraine=launcher)]
-    if with_mcp:
-        results.append(integrate.mcp_server(memory, Path(project), souveraine=launcher))
     if not as_json:
-        for result in results:
+        for result in data if isinstance(data, list) else [data]:
             say(f"{'wrote' if result['changed'] else 'already current:'} {result['settings']}")
-    emit(results if with_mcp else results[0], as_json, lambda data: None)
+    emit(data, as_json, lambda data: None)
 
 
 @integrate_cmd.command(name="hook")
+@click.option("--max-chars", type=click.IntRange(1), metavar="N", default=None,
+              help="Keep the wake's additionalContext within N characters, for an agent that cuts longer output.")
 @json_option
 @pass_memory
-def integrate_hook(memory, as_json):
+def integrate_hook(memory, max_chars, as_json):
     """Answer an agent's lifecycle hook: its JSON payload on stdin, JSON on stdout.
 
     For agents whose hooks want JSON only (Gemini CLI) or differ from Claude Code's
@@ -132,7 +200,7 @@ def integrate_hook(memory, as_json):
             payload = json.loads(text)
         except ValueError:
             raise UsageError("the hook's payload on stdin is not JSON; wire this command to an agent's hook") from None
-        answer = adapter.respond(memory, payload)
+        answer = adapter.respond(memory, payload, max_chars=max_chars)
     except UsageError as exc:
         # Exit 2 blocks the agent (its prompt, its stop): a payload we cannot read is our problem, not its.
         raise SouveraineError(str(exc), code=exc.code) from None

@@ -12,8 +12,9 @@ from souveraine.cli.common import emit, json_option, pass_memory
 @click.option("--at", "at_text", metavar="TIME", help="When the answer was given (ISO 8601; default: now).")
 @click.option("--claude-code", "claude_code", is_flag=True,
               help="Read a Claude Code Stop hook's payload on stdin and the transcript it names.")
-@click.option("--no-commit", is_flag=True, help="Write the files but do not commit: the next persist (or --flush) commits them.")
-@click.option("--flush", is_flag=True, help="Only commit what earlier --no-commit calls wrote.")
+@click.option("--no-commit", is_flag=True,
+              help="Keep the exchange in the spool (durable) without committing: the next persist (or --flush) commits it.")
+@click.option("--flush", is_flag=True, help="Only journal and commit what waits in the spool.")
 @click.option("--n1/--no-n1", default=None,
               help="Run (or skip) the subconscious whatever [subconscious] n1_trigger says.")
 @json_option
@@ -27,6 +28,12 @@ def persist_cmd(memory, user_text, assistant_text, session, at_text, claude_code
     to the ledger and the inbox; missed questions become inner-voice lines. Quiet on
     success; --json reports everything, including reflection_due and archive_due.
 
+    The exchange is on disk (fsynced, in .souveraine/spool/) before anything can fail
+    or wait. When it cannot be committed now — the memory busy past [git] lock_timeout,
+    git's index locked, a merge in progress — persist still exits 0, with one line
+    "kept, not yet committed: why"; the next persist, --flush, doctor --fix or the
+    scheduler commits it.
+
     Example:
 
         souveraine persist --user "My sister is Lea." --assistant "I'll remember that."
@@ -36,7 +43,9 @@ def persist_cmd(memory, user_text, assistant_text, session, at_text, claude_code
     from souveraine.tempos import persist as tempo
 
     if flush:
-        emit(tempo.flush(memory), as_json, lambda data: None)
+        done = tempo.flush(memory)
+        emit(done, as_json, lambda data: None)
+        _say_kept(done, as_json)
         return
     try:
         exchange = _exchange(user_text, assistant_text, session, at_text, claude_code)
@@ -47,6 +56,16 @@ def persist_cmd(memory, user_text, assistant_text, session, at_text, claude_code
             raise SouveraineError(str(exc), code=exc.code) from None
         raise
     emit(result.to_dict(), as_json, lambda data: None)
+    if not no_commit:
+        _say_kept(result.to_dict(), as_json)
+
+
+def _say_kept(data: dict, as_json: bool) -> None:
+    from souveraine.cli.common import say
+    from souveraine.tempos.persist import KEPT
+
+    if data.get("kept") and not as_json:
+        say(f"souveraine: {KEPT}: {data['reason']}")
 
 
 def _exchange(user_text, assistant_text, session, at_text, claude_code):

@@ -53,10 +53,13 @@ def model_cmd():
 @json_option
 @pass_memory
 def model_check(memory, as_json):
-    """Ping the configured endpoint with a tiny chat, once per task, and report.
+    """Send each task's model a prompt as large as the task's largest, and report.
 
-    Exits 1 when an endpoint is down, too slow, or answers something that is not a chat
-    completion. With no endpoint, reports that the extractive methods are in use.
+    The prompt is sized from [inference] context, as reflect's and archive's are, so a
+    server started with too small a context fails here, not in the middle of a tempo.
+    Exits 1 when an endpoint is down, too slow, refuses the prompt, or answers something
+    that is not a chat completion. With no endpoint, reports that the extractive methods
+    are in use.
 
     Example:
 
@@ -76,7 +79,8 @@ def _render_check(rows: list[dict]) -> str:
         if row["method"] == "extractive":
             lines.append(f"{row['task']:<11} no endpoint: the extractive method")
         elif row["ok"]:
-            lines.append(f"{row['task']:<11} {row['model']} at {row['endpoint']}: answered in {row['seconds']:.2f} s")
+            lines.append(f"{row['task']:<11} {row['model']} at {row['endpoint']}: answered in {row['seconds']:.2f} s "
+                         f"(a prompt of {row['prompt_chars']:,} characters, max_tokens {row['max_tokens']})")
         else:
             lines.append(f"{row['task']:<11} {row['model']}: {row['error']}")
     return "\n".join(lines)

@@ -17,27 +17,32 @@ BANDWIDTH = click.Choice(["high", "medium", "low", "minimal"])
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for programs instead of Markdown.")
 @click.option("--budget", "budget_tokens", type=int, metavar="TOKENS",
               help="The token budget (default: the model's context_limit × wake_share).")
+@click.option("--max-chars", type=click.IntRange(1), metavar="N",
+              help="Also keep the Markdown within N characters (an agent that cuts what a hook prints: "
+                   "Claude Code keeps 10,000); parts go in the same order as over the budget.")
 @click.option("--shared", is_flag=True, help="A wake others will read: no private memory, no never_share content.")
 @pass_memory
-def wake_cmd(memory, handle, model, bandwidth, fmt, as_json, budget_tokens, shared):
+def wake_cmd(memory, handle, model, bandwidth, fmt, as_json, budget_tokens, max_chars, shared):
     """Write the wake: who you are, what shaped you, what to know now, where the rest is.
 
     In this order: the effective expression, the memories that shaped you, the pinned
     system/ files, the synthesized essence, the inner voice's tail, what surfaces now,
-    recent memory and totals, and what can be loaded on demand. Over budget, parts are
-    left out in a fixed order and the document says how to load them. The same memory
-    gives the same bytes.
+    recent memory and totals, and what can be loaded on demand. Over budget (or over
+    --max-chars), parts are left out in a fixed order and the document says how to load
+    them. The same memory gives the same bytes.
 
     Example:
 
     \b
         souveraine wake > /tmp/wake.md
         souveraine wake --model small --bandwidth low --shared
+        souveraine wake --max-chars 10000
         souveraine wake --json | jq '.budget'
     """
     from souveraine.wake import wake
 
-    result = wake(memory, identity=handle, model=model, bandwidth=bandwidth, budget_tokens=budget_tokens, shared=shared)
+    result = wake(memory, identity=handle, model=model, bandwidth=bandwidth, budget_tokens=budget_tokens, shared=shared,
+                  max_chars=max_chars)
     if as_json or fmt == "json":
         emit(result.to_dict(), True)
     else:

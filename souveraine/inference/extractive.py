@@ -12,9 +12,7 @@ from collections import Counter
 
 TOKEN = re.compile(r"\w+(?:['’.\-]\w+)*")
 _FENCED = re.compile(r"^(```|~~~).*?^\1[^\n]*$", re.MULTILINE | re.DOTALL)
-_MARKUP = re.compile(r"^\s*(?:[-*+>]|#{1,6}|\d+[.)])\s+")
 _LINK = re.compile(r"\[\[([^\]|#]*)(?:#[^\]|]*)?(?:\|([^\]]*))?\]\]")
-_SENTENCE_END = re.compile(r"(?<=[.!?…])[\"'”’)\]]*\s+")
 _BACKTICK = re.compile(r"`([^`\n]{2,40})`")
 _COMMON_ENDING = re.compile(r"(?:ly|ed|ing)$")
 _CODE_TERM = re.compile(r"\b(?:[a-z][a-z0-9]*_[a-z0-9_]*[a-z0-9]|[a-z]+[A-Z][A-Za-z0-9]*)\b")
@@ -88,12 +86,10 @@ def prose(text: str) -> str:
 
 
 def sentences(text: str) -> list[str]:
-    """Sentences of prose, one list item or heading or line at most per sentence."""
-    out = []
-    for line in prose(text).split("\n"):
-        line = _MARKUP.sub("", line).strip()
-        out += [part.strip() for part in _SENTENCE_END.split(line) if len(TOKEN.findall(part)) > 0]
-    return out
+    """Sentences of prose (``language.sentences``), one list item or heading or line at most per sentence."""
+    from souveraine.language.sentences import texts
+
+    return [part for part in texts(prose(text)) if TOKEN.search(part)]
 
 
 def words(text: str) -> set[str]:

@@ -8,6 +8,7 @@ where it pays (history walks, worktrees). Inside hooks git's variables are meant
 
 import os
 import subprocess
+import time
 from pathlib import Path
 
 from souveraine.errors import GitError, Refused
@@ -193,6 +194,111 @@ def _loose_head(root: Path) -> str | None:
     except (OSError, UnicodeDecodeError):
         return None
     return sha if len(sha) in (40, 64) and all(c in "0123456789abcdef" for c in sha) else None
+
+
+def git_dir(root: Path) -> Path:
+    """The repository's git folder (a worktree's own, for a fork), read without a process."""
+    dot = Path(root) / ".git"
+    if dot.is_file():
+        try:
+            line = dot.read_text(encoding="utf-8").strip()
+        except (OSError, UnicodeDecodeError):
+            return dot
+        if line.startswith("gitdir: "):
+            found = Path(line[8:])
+            return found if found.is_absolute() else (Path(root) / found).resolve()
+    return dot
+
+
+# What git leaves in its folder while an operation waits for a person to finish it.
+_OPERATIONS = (("MERGE_HEAD", "merge"), ("rebase-merge", "rebase"), ("rebase-apply", "rebase"),
+               ("CHERRY_PICK_HEAD", "cherry-pick"), ("REVERT_HEAD", "revert"))
+_FINISH = {"merge": "finish it with 'git commit' or give it up with 'git merge --abort'",
+           "rebase": "finish it with 'git rebase --continue' or give it up with 'git rebase --abort'",
+           "cherry-pick": "finish it with 'git cherry-pick --continue' or give it up with 'git cherry-pick --abort'",
+           "revert": "finish it with 'git revert --continue' or give it up with 'git revert --abort'"}
+
+
+def in_progress(root: Path) -> str | None:
+    """"merge", "rebase", "cherry-pick" or "revert" while one is under way in ``root``; else None.
+
+    Nothing of ours commits then: a commit would carry the conflict markers, or end the
+    merge with one parent. Turns wait in the spool until ``spool.drain``.
+    """
+    where = git_dir(root)
+    for name, operation in _OPERATIONS:
+        if (where / name).exists():
+            return operation
+    return None
+
+
+def how_to_finish(operation: str) -> str:
+    return _FINISH.get(operation, "finish or abort it with git")
+
+
+def index_lock(root: Path) -> tuple[Path, int | None] | None:
+    """git's ``index.lock`` when there is one, and the pid of a live process holding it open
+    (None: no process does, a killed git left it)."""
+    lock = git_dir(root) / "index.lock"
+    try:
+        before = lock.stat()
+    except OSError:
+        return None
+    holder = _holder(lock)
+    if holder is None and time.time() - before.st_mtime < _FRESH:
+        holder = -1    # just made: its git may not have opened it yet as we looked
+    return lock, holder
+
+
+_FRESH = 2.0   # seconds an index.lock is presumed live, whoever holds it
+
+
+def _holder(path: Path) -> int | None:
+    """A live process with ``path`` open, or a git process working in its repository (git
+    closes the lock's descriptor while a commit's hooks run); -1 where /proc cannot tell."""
+    if not Path("/proc/self/fd").is_dir():
+        return -1
+    target = str(path)
+    worktree = str(path.parent.parent) if path.parent.name == ".git" else None
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        pid = int(entry.name)
+        if pid == os.getpid():
+            continue
+        try:
+            if worktree and _is_git_in(pid, worktree):
+                return pid
+            for fd in os.scandir(f"/proc/{pid}/fd"):
+                if _link(fd.path) == target:
+                    return pid
+        except OSError:
+            continue
+    return None
+
+
+def _is_git_in(pid: int, worktree: str) -> bool:
+    with open(f"/proc/{pid}/comm", encoding="utf-8", errors="replace") as handle:
+        if handle.read().strip() != "git":
+            return False
+    cwd = _link(f"/proc/{pid}/cwd")
+    return cwd == worktree or cwd.startswith(worktree + os.sep)
+
+
+def _link(path: str) -> str:
+    try:
+        return os.readlink(path)
+    except OSError:
+        return ""
+
+
+def clear_stale_index_lock(root: Path) -> Path | None:
+    """Remove an ``index.lock`` that no live process holds; returns it when it was removed."""
+    found = index_lock(root)
+    if found is None or found[1] is not None:
+        return None
+    found[0].unlink(missing_ok=True)
+    return found[0]
 
 
 def refusal(done: subprocess.CompletedProcess, fallback: str) -> Refused:

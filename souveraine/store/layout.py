@@ -1,7 +1,7 @@
 """The Cloister: a memory's layout as code.
 
 Each region says where it lives, how much it weighs in the agent's context, and whether
-git's laws keep it append-only. DESIGN.md's table and docs/MEMORY.md describe the same.
+git's laws keep it append-only. docs/MEMORY.md describes the same, file by file.
 """
 
 import re
@@ -28,6 +28,7 @@ CLOISTER: tuple[Region, ...] = (
     Region("system/synthesized/**", PINNED, "dense essence written by the archivist"),
     Region("system/persona/effective.md", PINNED, "the effective expression, regenerated on every identity change"),
     Region("system/state.md", PINNED, "workflow state: phase, unit, files touched"),
+    Region("system/domains/**", PINNED, "one index per life area: links into domains/, never the content"),
     Region("system/**", PINNED, "core identity: persona, principles, human, project, conventions"),
     Region("memories/**", ON_DEMAND, "tiered memories, one file each"),
     Region("identities/**", ON_DEMAND, "identities: DID, public keys, declared expression"),
@@ -39,7 +40,9 @@ CLOISTER: tuple[Region, ...] = (
     Region("journal/**", QUERYABLE, "raw experience, one file a day", True),
     Region("archive/**", QUERYABLE, "historical syntheses"),
     Region("reference/reports/**", PROGRESSIVE, "unit reports", True),
+    Region("reference/decisions/**", PROGRESSIVE, "design decisions, ADR-style, read by the workflow's ORIENT"),
     Region("reference/**", PROGRESSIVE, "architecture, work units, decisions"),
+    Region("troubleshooting/**", ON_DEMAND, "recurring bug patterns: symptom, cause, fix"),
     Region("people/**", ON_DEMAND, "one file per person, with people/_index.md"),
     Region("domains/**", ON_DEMAND, "knowledge by domain"),
     Region(".skills/**", ON_DEMAND, "workflow rules as agent skills"),
@@ -50,10 +53,38 @@ APPEND_ONLY: tuple[str, ...] = tuple(r.pattern for r in CLOISTER if r.append_onl
 
 # Folders every memory has; init creates them (with a note, so git keeps them).
 FOLDERS = (
-    "system/persona", "system/project", "system/human", "system/synthesized",
-    "system/metacognition", "memories", "identities", "covenants", "chronicle",
-    "inbox", "ledger", "journal", "archive", "reference", "people", "domains", ".skills",
+    "system/persona", "system/project", "system/human", "system/human/prefs", "system/domains",
+    "system/synthesized", "system/metacognition", "memories", "identities", "covenants", "chronicle",
+    "inbox", "ledger", "journal", "archive", "reference", "reference/decisions", "troubleshooting",
+    "people", "domains", ".skills",
 )
+
+# The Cloister's named files (§IX.3 and §IX.6 of the constitution): where each kind of
+# durable knowledge belongs, so every tempo routes to the same place.
+PERSONA_IDENTITY = "system/persona/identity.md"        # who the agent is: values, scope
+PERSONA_PRINCIPLES = "system/persona/principles.md"    # how it operates, epistemic rules
+PERSONA_INFRASTRUCTURE = "system/persona/infrastructure.md"   # where it runs, channels, cron
+PERSONA_EFFECTIVE = "system/persona/effective.md"      # generated: declared + shaping memories
+HUMAN_IDENTITY = "system/human/identity.md"            # the human: background, work, what they build
+PREFS_COMMUNICATION = "system/human/prefs/communication.md"   # tone, length, when to push back
+PREFS_WORKFLOW = "system/human/prefs/workflow.md"      # habits, schedule, proactive or reactive
+PREFS_TOPICS = "system/human/prefs/topics.md"          # interests, recurring themes
+HUMAN_PREFS = (PREFS_COMMUNICATION, PREFS_WORKFLOW, PREFS_TOPICS)
+RELATIONSHIPS = "system/human/relationships.md"        # close people: an index into people/
+DOMAIN_INDEXES = {name: f"system/domains/{name}.md" for name in ("work", "learning", "health", "finance")}
+CONVENTIONS = "system/conventions.md"                  # rules across all domains, never-share
+PROJECT_ARCHITECTURE = "system/project/architecture.md"
+PROJECT_CONVENTIONS = "system/project/conventions.md"
+PROJECT_DO_NOTS = "system/project/do-nots.md"
+PROJECT_LEARNINGS = "system/project/learnings.md"      # consolidated from reference/reports/
+STATE = "system/state.md"
+INNER_VOICE = "system/metacognition/subconscious.md"
+PEOPLE_INDEX = "people/_index.md"
+ARCHITECTURE_DETAIL = "reference/architecture/"
+WORK = "reference/work/"                               # reference/work/<unit>/develop.md, review.md, …
+REPORTS = "reference/reports/"                         # reference/reports/<unit>.md, append-only
+DECISIONS = "reference/decisions/"                     # ADRs: reference/decisions/NNNN-title.md
+TROUBLESHOOTING = "troubleshooting/"                   # one recurring bug pattern per note
 
 
 def region(relpath: str) -> Region | None:

@@ -17,7 +17,8 @@ local model configured the lead may swap in its judgement; this stays the fallba
 
 import re
 
-from souveraine.tempos.words import normal, sentences, stem, tokens
+from souveraine.language.sentences import texts as sentences
+from souveraine.language.words import normal, stem, tokens
 
 _STOP = set("""
 a about above after again against all am an and any are as at be because been before being below between both
@@ -45,7 +46,7 @@ _HONEST = re.compile(r"\b(?:i don't know|i do not know|i'm not sure|i am not sur
 
 def questions(text: str) -> list[str]:
     found = []
-    for sentence, _ in sentences(text or ""):
+    for sentence in sentences(text or ""):
         line = normal(sentence)
         if line.endswith("?") or _QUESTION_WORD.match(line) and len(line.split()) >= 3 and not line.endswith("."):
             found.append(sentence.strip())
@@ -63,7 +64,7 @@ def unanswered(user: str | None, assistant: str) -> list[str]:
     answer = normal(assistant)
     if _HONEST.search(answer):
         return []
-    statements = [s for s, _ in sentences(assistant) if not s.rstrip().endswith("?")]
+    statements = [s for s in sentences(assistant) if not s.rstrip().endswith("?")]
     said = content_words(" ".join(statements))
     missed = []
     for question in questions(user):

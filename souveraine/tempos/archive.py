@@ -278,11 +278,14 @@ def model_essence(turns: list[Turn], previous: list[notes.Note], limits: dict, e
                   progress=None) -> str:
     """The essence rewritten by the model, one chunk of transcript at a time; names listed as ever."""
     client = inference.Client(endpoint)
-    words = int(_budget(turns, previous, limits) * limits["chars_per_token"] / 6)
+    sized = inference.budget(endpoint, "archivist")
+    words = min(int(_budget(turns, previous, limits) * limits["chars_per_token"] / 6), int(sized.max_tokens * 0.6))
     essence = "\n\n".join(_essence_only(n.body) for n in previous) or "(nothing yet)"
-    chunks = _chunks(turns)
+    room = sized.prompt_chars - len(SYSTEM_PROMPT) - len(USER_PROMPT) - len(essence)
+    chunks = _chunks(turns, max(2000, min(CHUNK_CHARS, room)))
     for done, chunk in enumerate(chunks, 1):
-        essence = _clean(client.ask(SYSTEM_PROMPT.format(words=words), USER_PROMPT.format(essence=essence, turns=chunk)))
+        essence = _clean(client.ask(SYSTEM_PROMPT.format(words=words), USER_PROMPT.format(essence=essence, turns=chunk),
+                                    max_tokens=sized.max_tokens))
         if progress:
             progress(done, len(chunks))
     names = _names(carry(previous)[1], turns)
@@ -290,14 +293,14 @@ def model_essence(turns: list[Turn], previous: list[notes.Note], limits: dict, e
     return body.rstrip() + "\n\n" + ("\n".join(["## Names", "", *names]) + "\n" if names else "")
 
 
-def _chunks(turns: list[Turn]) -> list[str]:
+def _chunks(turns: list[Turn], room: int = CHUNK_CHARS) -> list[str]:
     chunks, current, size = [], [], 0
     for turn in turns:
         line = f"[^{turn.block_id} · {turn.day} {turn.at:%H:%M} · {turn.role}] {turn.text}"
-        if current and size + len(line) > CHUNK_CHARS:
+        if current and size + len(line) > room:
             chunks.append("\n\n".join(current))
             current, size = [], 0
-        current.append(line[:CHUNK_CHARS])
+        current.append(line[:room])
         size += len(line)
     return chunks + (["\n\n".join(current)] if current else [])
 

@@ -12,10 +12,14 @@
    assumptions made without checking (to ledger/assumptions.md).
 4. **Surface** — what was noticed, as inner-voice lines and inbox items.
 
-All of it is one commit (``chore(journal): …``), or none with ``commit=False``: the files
-stay written, their paths are listed in ``.souveraine/uncommitted.json``, and the next
-committing persist (or ``flush``) includes them. It counts messages since the last
-reflection and synthesis and reports whether either is due; it does not run them.
+Before any of it, the exchange is written to the spool (``store.spool``: fsynced, under
+``.souveraine/spool/``), its time fixed. Then, under the memory's lock, every exchange
+waiting there up to this one is journaled, oldest first, and all of it is one commit
+(``chore(journal): …``). When the commit cannot happen now — the lock busy, git's index
+locked, a merge in progress, a refused commit — the exchange stays in the spool and the
+result says ``kept``; ``commit=False`` keeps it there on purpose. The next persist (or
+``flush``) commits it. It counts messages since the last reflection and synthesis and
+reports whether either is due.
 """
 
 import json
@@ -23,18 +27,21 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from souveraine.errors import UsageError
-from souveraine.store import clock, journal
+from souveraine.errors import ConfigError, GitError, LockTimeout, NoteError, Refused, UsageError
+from souveraine.store import clock, git, journal, spool
 from souveraine.store.atomic import atomic_write
 from souveraine.store.memory import Memory
-from souveraine.tempos import counters, inbox, innervoice, ledger, promises, words
+from souveraine.tempos import counters, inbox, innervoice, ledger, promises
 from souveraine.tempos.innervoice import Thought
 from souveraine.tempos.transcripts import Exchange
 
-UNCOMMITTED = "uncommitted.json"
+UNCOMMITTED = "uncommitted.json"   # paths left written by --no-commit before the spool; committed by the next drain
 _URGENT = re.compile(r"\b(?:asap|urgent|urgently|right away|immediately|today|tonight|by end of day|eod)\b", re.I)
 _ASSUMPTION = re.compile(r"\b(?:i(?:'m| am) assuming|i assume|i'll assume|i will assume|assuming that|presumably|"
                          r"i take it)\b", re.I)
+KEPT = "kept, not yet committed"
+DEGRADE_AFTER = 1     # failed attempts after which a spooled exchange is journaled without the subconscious…
+SET_ASIDE_AFTER = 2   # …and after which it waits in the spool for doctor to report
 
 
 @dataclass
@@ -54,72 +61,196 @@ class PersistResult:
     archive_due: bool = False
     ran: dict = field(default_factory=dict)
     commit: str | None = None
-    uncommitted: list[str] = field(default_factory=list)
+    kept: bool = False          # the exchange waits in the spool, durable, not yet committed
+    reason: str = ""            # why it waits
+    waiting: int = 0            # exchanges in the spool after this call
 
     def to_dict(self) -> dict:
         return dict(self.__dict__)
 
 
 def persist(memory: Memory, exchange: Exchange, *, commit: bool = True, n1: bool | None = None) -> PersistResult:
-    """Journal one exchange and let the subconscious work on it; see the module's docstring."""
+    """Keep the exchange durably, then journal and commit it; see the module's docstring.
+
+    Once the exchange is in the spool nothing loses it: a busy lock, git's index locked,
+    a merge in progress or a refused commit leave it there (``kept``), and the next
+    command able to commit it does.
+    """
     exchange.check()
-    section = memory.config["subconscious"]
-    result = PersistResult()
-    result.n1 = bool(section["n1_enabled"]) and (n1 if n1 is not None else section["n1_trigger"] != "manual")
-    with memory.lock():
-        counts = counters.load(memory)
-        batch = _batched(memory) if commit else []
-        with memory.change("chore(journal): persist", commit=commit) as change:
-            for relpath in batch:
-                change.touched(relpath)
-            turns, newest = _journal(change, exchange)
-            result.turns = [_turn_dict(t) for t in turns]
-            result.duplicate = not turns
-            thoughts, items = [], []
-            if result.n1 and turns:
-                _subconscious(change, exchange, turns, result, thoughts, items)
-            counters.advance(memory, counts, turns, newest)
-            thoughts += _due(memory, counts, result, len(turns), _now(exchange))
-            thoughts += _run_due(change, result, _now(exchange))
-            if result.n1:
-                innervoice.append(change, thoughts)
-                result.thoughts = [t.to_dict() for t in thoughts]
-            if result.n1 and inbox.enabled(memory):
-                result.inbox = [i.to_dict() for i in inbox.queue(change, items)]
-            change.message = _message(turns, exchange, result)
-        result.commit = change.sha
-        counters.save(memory, counts)
-        result.uncommitted = _record_batch(memory, [] if commit else batch_paths(memory) + change.paths)
-    return result
+    entry = spool.put(memory, _record(exchange, n1))
+    if not commit:
+        return _kept(memory, "--no-commit: the next persist (or persist --flush) commits it")
+    return _commit(memory, entry.name)
 
 
 def flush(memory: Memory) -> dict:
-    """Commit what earlier ``persist --no-commit`` calls left written."""
-    with memory.lock():
-        batch = _batched(memory)
-        with memory.change(f"chore(journal): persist {len(batch)} batched file(s)") as change:
-            for relpath in batch:
-                change.touched(relpath)
-        _record_batch(memory, [])
-    return {"files": batch, "commit": change.sha}
+    """Journal and commit every exchange waiting in the spool (and what an older
+    ``--no-commit`` left written), oldest first, in one commit."""
+    result = _commit(memory, None)
+    return {"turns": len(result.turns), "commit": result.commit, "kept": result.kept, "reason": result.reason,
+            "waiting": result.waiting}
+
+
+def _commit(memory: Memory, own: str | None) -> PersistResult:
+    """Drain the spool up to ``own`` (everything when None) under the lock, or say why not."""
+    try:
+        with memory.lock():
+            why = blocked(memory)
+            if why:
+                return _kept(memory, why)
+            return _drain(memory, own)
+    except (LockTimeout, GitError, Refused, ConfigError, NoteError) as exc:
+        return _kept(memory, exc.message)
+
+
+def blocked(memory: Memory) -> str | None:
+    """Why nothing can be committed now (a merge under way, git's index locked), or None.
+    An index.lock no live process holds is what a killed git left: it is removed."""
+    operation = git.in_progress(memory.root)
+    if operation:
+        return f"a {operation} is in progress; {git.how_to_finish(operation)}, and the next persist commits it"
+    found = git.index_lock(memory.root)
+    if found is not None:
+        lock, holder = found
+        if holder is None:
+            lock.unlink(missing_ok=True)
+        else:
+            who = f"pid {holder}" if holder > 0 else "a git process"
+            return f"git is busy ({lock} is held by {who}); the next persist commits it"
+    return None
+
+
+def _kept(memory: Memory, reason: str) -> PersistResult:
+    return PersistResult(kept=True, reason=reason, waiting=len(spool.entries(memory)))
+
+
+def _record(exchange: Exchange, n1: bool | None) -> dict:
+    """The exchange as the spool keeps it; its time fixed now, when it was said."""
+    now = clock.now()
+    return {"kind": "exchange", "received": now.isoformat(), "n1": n1, "attempts": 0,
+            "given": exchange.at is not None,
+            "exchange": {"user": exchange.user, "assistant": exchange.assistant, "session": exchange.session,
+                         "at": (exchange.at or now).isoformat(),
+                         "user_at": exchange.user_at.isoformat() if exchange.user_at else None,
+                         "tool_calls": list(exchange.tool_calls)}}
+
+
+def _exchange(record: dict) -> tuple[Exchange, bool]:
+    data = record["exchange"]
+    moment = lambda text: clock.parse_moment(text) if text else None  # noqa: E731
+    exchange = Exchange(assistant=data["assistant"], user=data.get("user"), session=data.get("session"),
+                        at=moment(data.get("at")), user_at=moment(data.get("user_at")),
+                        tool_calls=tuple(data.get("tool_calls") or ()))
+    return exchange, bool(record.get("given"))
+
+
+class _Failed(Exception):
+    def __init__(self, entry: spool.Entry, cause: BaseException):
+        super().__init__(str(cause))
+        self.entry, self.cause = entry, cause
+
+
+def _drain(memory: Memory, own: str | None) -> PersistResult:
+    """Journal the spooled exchanges up to ``own`` in one commit, and remove them from the spool.
+
+    An exchange whose journaling raises is counted a failure, and the drain starts again
+    without its partial writes: after one failure it is journaled without the subconscious,
+    after two it stays in the spool for doctor to report. A failed commit keeps them all.
+    """
+    while True:
+        waiting = spool.entries(memory, own)
+        usable = [e for e in waiting if e.attempts < SET_ASIDE_AFTER]
+        try:
+            result = _drain_once(memory, usable, own)
+        except _Failed as failed:
+            spool.failed(failed.entry, f"{type(failed.cause).__name__}: {failed.cause}")
+            continue
+        if own is not None and not any(e.name == own for e in usable):
+            stuck = next((e for e in waiting if e.name == own), None)
+            result.kept = stuck is not None
+            result.reason = f"it failed twice ({stuck.record.get('error')}); 'souveraine doctor' lists it" if stuck else ""
+        result.waiting = len(spool.entries(memory))
+        return result
+
+
+def _drain_once(memory: Memory, entries: list[spool.Entry], own: str | None) -> PersistResult:
+    batch = _batched(memory)
+    counts = counters.load(memory)
+    mine, everyone = PersistResult(), []
+    with memory.change("chore(journal): persist") as change:
+        for relpath in batch:
+            change.touched(relpath)
+        for entry in entries:
+            try:
+                result = _journal_entry(change, entry, counts)
+            except Exception as exc:  # one exchange's trouble must not hold back the others'
+                raise _Failed(entry, exc) from exc
+            everyone.append(result)
+            if entry.name == own or own is None:
+                mine = result
+        if everyone:
+            last = everyone[-1]
+            for name in ("since_reflection", "since_archive", "reflection_due", "archive_due"):
+                setattr(mine, name, getattr(last, name))
+            thoughts = _run_due(change, mine, _now(None))
+            if thoughts and mine.n1:
+                innervoice.append(change, thoughts)
+                mine.thoughts += [t.to_dict() for t in thoughts]
+        change.message = _message(everyone)
+    if own is None:
+        mine.turns = [t for r in everyone for t in r.turns]
+    mine.commit = change.sha
+    counters.save(memory, counts)
+    spool.remove(memory, entries)
+    _record_batch(memory, [])
+    return mine
+
+
+def _journal_entry(change, entry: spool.Entry, counts) -> PersistResult:
+    """One spooled exchange: journal, then the subconscious; its own result."""
+    memory = change.memory
+    exchange, given = _exchange(entry.record)
+    section = memory.config["subconscious"]
+    requested = entry.record.get("n1")
+    result = PersistResult()
+    result.n1 = (bool(section["n1_enabled"]) and (requested if requested is not None else section["n1_trigger"] != "manual")
+                 and entry.attempts < DEGRADE_AFTER)
+    turns, newest = _journal(change, exchange, given)
+    result.turns = [_turn_dict(t) for t in turns]
+    result.duplicate = not turns
+    thoughts, items = [], []
+    if result.n1 and turns:
+        _subconscious(change, exchange, turns, result, thoughts, items)
+    counters.advance(memory, counts, turns, newest)
+    thoughts += _due(memory, counts, result, len(turns), _now(exchange))
+    if result.n1:
+        innervoice.append(change, thoughts)
+        result.thoughts = [t.to_dict() for t in thoughts]
+    if result.n1 and inbox.enabled(memory):
+        result.inbox = [i.to_dict() for i in inbox.queue(change, items)]
+    return result
 
 
 # -- 1. persist -------------------------------------------------------------------------
 
-def _now(exchange: Exchange) -> datetime:
-    return (exchange.at or clock.now()).astimezone(clock.now().tzinfo)
+def _now(exchange: Exchange | None) -> datetime:
+    at = exchange.at if exchange is not None else None
+    return (at or clock.now()).astimezone(clock.now().tzinfo)
 
 
-def _journal(change, exchange: Exchange) -> tuple[list[journal.Turn], str | None]:
+def _journal(change, exchange: Exchange, given: bool = True) -> tuple[list[journal.Turn], str | None]:
     """Append the exchange's turns.
 
     A turn whose time was given and which is already there (same time, role, session,
     words) is skipped: a hook retried, or a transcript read twice, journals nothing twice.
+    ``given`` says whether the answer's time was given (a spooled exchange's time is
+    always set: the moment it arrived).
     """
     at = _now(exchange)
     user_at = exchange.user_at.astimezone(at.tzinfo) if exchange.user_at else at
-    said = [("user", exchange.user, user_at, exchange.user_at or exchange.at)] if exchange.user is not None else []
-    said.append(("assistant", exchange.assistant, at, exchange.at))
+    answered = exchange.at if given else None
+    said = [("user", exchange.user, user_at, exchange.user_at or answered)] if exchange.user is not None else []
+    said.append(("assistant", exchange.assistant, at, answered))
     turns, texts, newest = [], {}, None
     for role, text, when, given in said:
         relpath = journal.day_path(when.date())
@@ -240,7 +371,9 @@ def _verify(change, exchange, answer, result, thoughts, now) -> None:
     for question in unanswered(exchange.user, exchange.assistant):
         result.unanswered.append(question)
         thoughts.append(Thought(now, "medium", f'The question "{question}" may have gone unanswered.'))
-    for sentence, _ in words.sentences(exchange.assistant):
+    from souveraine.language.sentences import texts
+
+    for sentence in texts(exchange.assistant):
         if _ASSUMPTION.search(sentence):
             entry = ledger.add(change, "assumptions", sentence, "assumption", answer.link)
             if entry:
@@ -296,17 +429,27 @@ def _run_due(change, result: PersistResult, now: datetime) -> list[Thought]:
     return thoughts
 
 
-def _message(turns, exchange: Exchange, result: PersistResult) -> str:
+def _message(results: list[PersistResult]) -> str:
+    turns = [t for r in results for t in r.turns]
     if not turns:
         return "chore(journal): persist batched turns"
-    where = f" of session {exchange.session}" if exchange.session else ""
+    sessions = {t["session"] for t in turns}
+    session = sessions.pop() if len(sessions) == 1 else None
+    where = f" of session {session}" if session else ""
+    promised = sum(len(r.promises) for r in results)
+    closed = sum(len(r.closed) for r in results)
     extra = []
-    if result.promises:
-        extra.append(f"{len(result.promises)} promise{'s' if len(result.promises) > 1 else ''}")
-    if result.closed:
-        extra.append(f"{len(result.closed)} kept")
+    if promised:
+        extra.append(f"{promised} promise{'s' if promised > 1 else ''}")
+    if closed:
+        extra.append(f"{closed} kept")
+    exchanges = sum(1 for r in results if r.turns)
+    if exchanges > 1:
+        extra.append(f"{exchanges} exchanges")
     tail = f" ({', '.join(extra)})" if extra else ""
-    return f"chore(journal): persist {len(turns)} turn{'s' if len(turns) > 1 else ''} at {turns[-1].at:%H:%M}{where}{tail}"
+    last = max(turns, key=lambda t: t["at"] or "")["at"]
+    return (f"chore(journal): persist {len(turns)} turn{'s' if len(turns) > 1 else ''} "
+            f"at {datetime.fromisoformat(last):%H:%M}{where}{tail}")
 
 
 # -- batching ----------------------------------------------------------------------------

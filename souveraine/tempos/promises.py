@@ -16,7 +16,8 @@ other deliverable). A deterministic reading of the sentence, no model: it runs o
 import re
 from dataclasses import dataclass
 
-from souveraine.tempos.words import normal, sentences, stem, tokens
+from souveraine.language.sentences import split
+from souveraine.language.words import normal, stem, tokens
 
 KINDS = ("save", "commit", "follow_up", "do")
 
@@ -103,10 +104,11 @@ _CONTENT = re.compile(r"^(?:remember|note)(?: that)? ((?:you|your|the|my|our|his
 def find(text: str) -> list[Promise]:
     """Every promise in ``text``, in order."""
     found = []
-    for sentence, end in sentences(text):
-        promise = read(sentence)
+    for sentence in split(text):
+        promise = read(sentence.text)
         if promise:
-            found.append(Promise(sentence, promise[0], promise[1], _as_written(promise[2], sentence), end))
+            found.append(Promise(sentence.text, promise[0], promise[1], _as_written(promise[2], sentence.text),
+                                 sentence.end))
     return found
 
 
@@ -240,8 +242,8 @@ def keeps(kind: str, verb: str, sentence: str, text: str, tool_calls=(), same_tu
         return True
     if same_turn and tool_calls and (kind == "do" or verb in _ACTED_ON):
         return True
-    for said, _ in sentences(text):
-        line = normal(said)
+    for said in split(text):
+        line = normal(said.text)
         if line.endswith("?"):
             continue
         forms = {"commit": "committed|pushed", "save": "saved|noted|remembered|stored|recorded"}.get(kind) or past(verb)

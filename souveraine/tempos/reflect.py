@@ -206,7 +206,10 @@ def _terms_of(lines: list[str]) -> set[str]:
 # -- the model ----------------------------------------------------------------------------
 
 def _ask_model(turns: list[Turn], endpoint: inference.Endpoint) -> tuple[list[str], list[str], list[str]]:
-    answer = inference.Client(endpoint).ask(SYSTEM_PROMPT, USER_PROMPT.format(transcript=transcript(turns)))
+    sized = inference.budget(endpoint, "reflection")
+    room = min(TRANSCRIPT_CHARS, sized.prompt_chars - len(SYSTEM_PROMPT) - len(USER_PROMPT))
+    answer = inference.Client(endpoint).ask(SYSTEM_PROMPT, USER_PROMPT.format(transcript=transcript(turns, room)),
+                                            max_tokens=sized.max_tokens)
     sections = _sections(answer)
     missing = [name for name in ("fold", "chain", "anchor") if not sections.get(name)]
     if missing:
@@ -217,11 +220,12 @@ def _ask_model(turns: list[Turn], endpoint: inference.Endpoint) -> tuple[list[st
     return tuple([cite(line, links) for line in sections[name]] for name in ("fold", "chain", "anchor"))
 
 
-def transcript(turns: list[Turn]) -> str:
+def transcript(turns: list[Turn], room: int = TRANSCRIPT_CHARS) -> str:
+    """The newest turns that fit in ``room`` characters, each cut to TURN_CHARS."""
     shown, size = [], 0
     for turn in reversed(turns):
         line = f"[^{turn.block_id} · {turn.day} {turn.at:%H:%M} · {turn.role}] {extractive.clip(turn.text, TURN_CHARS)}"
-        if shown and size + len(line) > TRANSCRIPT_CHARS:
+        if shown and size + len(line) > room:
             break
         shown.append(line)
         size += len(line)

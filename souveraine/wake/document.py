@@ -29,6 +29,8 @@ class Wake:
     parts: list[Part] = field(default_factory=list)
     left_out: list[Part] = field(default_factory=list)
     used: int = 0
+    max_chars: int | None = None    # a cap in characters (UTF-16 code units) besides the tokens
+    chars: int | None = None        # the rendered length, measured when capped
 
     def section(self, name: str) -> list[Part]:
         return [p for p in self.parts if p.section == name]

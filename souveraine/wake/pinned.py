@@ -17,7 +17,7 @@ EFFECTIVE = "system/persona/effective.md"
 # The pinned files in the order a reader meets them; others of system/ follow, sorted, and
 # state comes last. effective.md is the "you" section itself, so it is not repeated.
 PINNED_ORDER = ("system/persona/identity.md", "system/persona/principles.md", "system/persona/", "system/human/",
-                "system/project/", "system/conventions.md", "system/")
+                "system/project/", "system/domains/", "system/conventions.md", "system/")
 
 
 def system(memory: Memory, view: Viewport) -> list[Part]:

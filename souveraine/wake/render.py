@@ -23,8 +23,9 @@ LEFT_OUT = "Left out"
 def markdown(wake: Wake) -> str:
     who = f" — {wake.identity}" if wake.identity else ""
     shared = ", shared" if wake.shared else ""
+    cap = f", {wake.max_chars:,} characters" if wake.max_chars is not None else ""
     out = [f"# Wake{who}", "",
-           f"Bandwidth {wake.bandwidth}{shared} · model {wake.model} · budget {wake.limit:,} tokens."]
+           f"Bandwidth {wake.bandwidth}{shared} · model {wake.model} · budget {wake.limit:,} tokens{cap}."]
     for name in SECTIONS:
         chunk = _section(wake.section(name))
         if chunk:
@@ -67,7 +68,7 @@ def data(wake: Wake) -> dict:
         "waiting": surfacing["waiting"],
         "memory": {"recent": [p.data for p in wake.section("memory") if p.key != "total"], "total": totals},
         "on_demand": by["on_demand"],
-        "budget": {"limit": wake.limit, "used": wake.used,
+        "budget": {"limit": wake.limit, "used": wake.used, "max_chars": wake.max_chars, "chars": wake.chars,
                    "left_out": [{**e, "how": e["how"].replace("`", "")} for e in left_out(wake.left_out)]},
     }
 

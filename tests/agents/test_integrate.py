@@ -56,7 +56,7 @@ def test_merge_keeps_every_other_setting_and_is_idempotent(invoke, memory, proje
     assert data["hooks"]["Stop"][0] == EXISTING["hooks"]["Stop"][0], "the user's own Stop hook stays first"
     root = str(memory.root)
     assert data["hooks"]["SessionStart"] == [{"matcher": "startup|resume|clear|compact", "hooks": [
-        {"type": "command", "command": f"{LAUNCHER} --memory {root} wake", "timeout": 30}]}]
+        {"type": "command", "command": f"{LAUNCHER} --memory {root} wake --max-chars 9500", "timeout": 30}]}]
     assert command_of(data, "UserPromptSubmit") == f"{LAUNCHER} --memory {root} surface"
     assert command_of(data, "Stop") == f"{LAUNCHER} --memory {root} persist --claude-code"
     assert command_of(data, "PreCompact") == \
@@ -132,7 +132,7 @@ def test_payloads_drive_the_real_commands(invoke, memory, project, tmp_path, mon
 
 
 def test_is_ours_knows_our_commands_only():
-    [stop] = [h for h in integrate.CLAUDE_CODE if h.event == "Stop"]
+    [stop] = [h for h in integrate.claude_code_agent().hooks if h.event == "Stop"]
     assert integrate.is_ours("/usr/bin/souveraine --memory ~/m persist --claude-code", stop)
     assert integrate.is_ours("python -m souveraine --memory '/a b' persist --claude-code", stop)
     assert not integrate.is_ours("souveraine --memory ~/m persist", stop)

@@ -54,7 +54,7 @@ def test_every_tool_answers_against_a_memory(memory, monkeypatch):
             "user": "My sister is Lea.", "assistant": "I'll remember that your sister is Lea.", "session": "s1"}))
         out["remember"] = data(await client.call_tool("remember", {"text": "Lea likes green tea.", "identity": "ada"}))
         out["rule"] = data(await client.call_tool("remember", {"text": "I prefer short answers.",
-                                                               "to": "system/human/prefs.md"}))
+                                                               "to": "system/human/prefs/communication.md"}))
         out["surface"] = data(await client.call_tool("surface", {}))
         out["recall"] = data(await client.call_tool("recall", {"query": "green tea"}))
         out["reflect"] = data(await client.call_tool("reflect", {"force": True}))
@@ -78,7 +78,7 @@ def test_every_tool_answers_against_a_memory(memory, monkeypatch):
     assert out["archive"]["archived"] is True
     assert isinstance(out["doctor"]["findings"], list)
     assert out["status"]["journal"]["turns"] >= 2
-    assert out["rule"]["path"] == "system/human/prefs.md"
+    assert out["rule"]["path"] == "system/human/prefs/communication.md"
     assert (out["elevate"]["tier"], out["elevate"]["id"]) == ("foundational", out["remember"]["id"])
     assert "I keep my word" in memory.read_text("system/persona/effective.md")
     assert out["unwitnessed"].is_error

@@ -42,7 +42,7 @@ def degrade(root: Path) -> None:
     for rel, text in PLANTED.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text)
-    with (root / "system/human/prefs.md").open("a") as f:
+    with (root / "system/human/prefs/communication.md").open("a") as f:
         f.write("\n- 2026-11-30 14:32 user said hello\n- 2026-11-30 14:33 assistant answered\n- 2026-11-30 14:40 user left\n")
     with (root / "system/project/conventions.md").open("a") as f:
         f.write("\n## Workflow\n\n1. ORIENT: read the state.\n2. DEVELOP: always run the tests.\n")

@@ -17,7 +17,7 @@ def found(findings, check, path):
     ("dumping-ground", "reference/huge.md", "warning"),
     ("orphan", "people/carol.md", "warning"),
     ("system-budget", "system/", "warning"),
-    ("volatile-system", "system/human/prefs.md", "warning"),
+    ("volatile-system", "system/human/prefs/communication.md", "warning"),
     ("people-file", "people.md", "warning"),
     ("workflow-in-system", "system/project/conventions.md", "warning"),
     ("stale-synthesis", "system/synthesized/essence.md", "warning"),

@@ -6,8 +6,8 @@ from tests.support import assert_clean, git
 
 
 @pytest.mark.parametrize("text,target", [
-    ("Ada prefers short answers without emojis", "system/human/prefs.md"),
-    ("Call me Ada, not Adelaide", "system/human/prefs.md"),
+    ("Ada prefers short answers without emojis", "system/human/prefs/communication.md"),
+    ("Call me Ada, not Adelaide", "system/human/prefs/communication.md"),
     ("Never force-push to main", "system/project/do-nots.md"),
     ("Don't run the migrations on a Friday", "system/project/do-nots.md"),
     ("Commit messages are in English and in the imperative", "system/project/conventions.md"),
@@ -20,14 +20,14 @@ def test_the_target_is_guessed_from_the_words(text, target):
 
 def test_a_rule_is_appended_as_one_dated_line_in_one_commit(memory, monkeypatch):
     monkeypatch.setenv("SOUVERAINE_NOW", "2026-03-02T10:00:00+01:00")
-    before = memory.read_text("system/human/prefs.md")
+    before = memory.read_text("system/human/prefs/communication.md")
     result = rules.remember_to(memory, "Ada prefers  short answers")
-    assert result == {"path": "system/human/prefs.md", "kind": "rule", "line": "- Ada prefers short answers (2026-03-02)",
+    assert result == {"path": "system/human/prefs/communication.md", "kind": "rule", "line": "- Ada prefers short answers (2026-03-02)",
                       "changed": True, "commit": git(memory.root, "rev-parse", "HEAD").strip()}
-    assert memory.read_text("system/human/prefs.md") == before + "\n- Ada prefers short answers (2026-03-02)\n"
-    assert git(memory.root, "log", "-1", "--format=%s").strip() == "feat(memory): rule in system/human/prefs.md: Ada prefers short answers"
+    assert memory.read_text("system/human/prefs/communication.md") == before + "\n- Ada prefers short answers (2026-03-02)\n"
+    assert git(memory.root, "log", "-1", "--format=%s").strip() == "feat(memory): rule in system/human/prefs/communication.md: Ada prefers short answers"
     rules.remember_to(memory, "Ada likes tea")
-    assert memory.read_text("system/human/prefs.md").endswith("(2026-03-02)\n- Ada likes tea (2026-03-02)\n")
+    assert memory.read_text("system/human/prefs/communication.md").endswith("(2026-03-02)\n- Ada likes tea (2026-03-02)\n")
     assert_clean(memory.root)
 
 
@@ -68,8 +68,8 @@ def test_remember_to_through_the_cli(memory, invoke):
 
     result = invoke("remember", "I prefer answers in French", "--to", "auto", "--json")
     assert result.exit_code == 0, result.output
-    assert '"path": "system/human/prefs.md"' in result.stdout
-    assert "- I prefer answers in French (" in memory.read_text("system/human/prefs.md")
-    again = invoke("remember", "I prefer answers in French", "--to", "system/human/prefs.md")
-    assert again.stdout.strip() == "system/human/prefs.md already says so"
+    assert '"path": "system/human/prefs/communication.md"' in result.stdout
+    assert "- I prefer answers in French (" in memory.read_text("system/human/prefs/communication.md")
+    again = invoke("remember", "I prefer answers in French", "--to", "system/human/prefs/communication.md")
+    assert again.stdout.strip() == "system/human/prefs/communication.md already says so"
     assert_clean(memory.root)

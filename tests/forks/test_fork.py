@@ -210,7 +210,7 @@ def test_integration_refuses_uncommitted_work(memory, invoke):
     done = invoke("fork", "integrate", "research")
     assert done.exit_code == 1 and "fork research has uncommitted changes" in done.output
     (child.root / "memories" / "wip.md").unlink()
-    (memory.root / "system" / "human" / "prefs.md").write_text("edited by hand\n")
+    (memory.root / "system" / "human" / "prefs" / "communication.md").write_text("edited by hand\n")
     done = invoke("fork", "integrate", "research")
     assert done.exit_code == 1 and "has uncommitted changes; commit them before integrating" in done.output
     assert record(memory)["status"] == "active"

@@ -104,7 +104,7 @@ def test_not_due_does_nothing(memory):
     head = git(memory.root, "rev-parse", "HEAD")
     result = archive.run(memory)
     assert not result["archived"]
-    assert result["reason"] == "not due: pressure 0.5% (archives at 70%), 4 of 100 messages"
+    assert result["reason"] == "not due: pressure 0.9% (archives at 70%), 4 of 100 messages"
     assert git(memory.root, "rev-parse", "HEAD") == head
 
 

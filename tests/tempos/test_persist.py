@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from souveraine.store import journal, notes
+from souveraine.store import journal, notes, spool
 from souveraine.tempos import counters, ledger
 from souveraine.tempos.persist import persist
 from souveraine.tempos.transcripts import Exchange
@@ -112,27 +112,42 @@ def test_other_promises_open_in_the_ledger_and_close_when_kept(memory, monkeypat
     assert_clean(memory.root)
 
 
-def test_no_commit_leaves_files_written_and_the_next_persist_commits_them(invoke, memory, at_1432):
+def test_no_commit_keeps_the_exchange_in_the_spool_and_the_next_persist_commits_it(invoke, memory, at_1432):
     head = git(memory.root, "rev-parse", "HEAD")
     done = invoke("persist", "--user", "one", "--assistant", "I'll commit that.", "--no-commit", "--json")
     data = json.loads(done.output)
-    assert data["commit"] is None and DAY in data["uncommitted"] and "ledger/commitments.md" in data["uncommitted"]
+    assert (data["commit"], data["kept"], data["waiting"]) == (None, True, 1)
     assert git(memory.root, "rev-parse", "HEAD") == head
-    assert "?? journal/2026/" in git(memory.root, "status", "--porcelain")
-    invoke("persist", "--user", "two", "--assistant", "ok", "--no-commit")
+    assert_clean(memory.root)
+    [entry] = spool.entries(memory)
+    assert entry.record["exchange"]["user"] == "one" and entry.record["exchange"]["at"] == "2026-11-30T14:32:05+00:00"
+    quiet = invoke("persist", "--user", "two", "--assistant", "ok", "--no-commit")
+    assert (quiet.exit_code, quiet.output) == (0, "")
     assert git(memory.root, "rev-parse", "HEAD") == head
     invoke("persist", "--user", "three", "--assistant", "fine")
     assert_clean(memory.root)
+    assert spool.entries(memory) == []
     assert "ledger/commitments.md" in git(memory.root, "show", "--name-only", "--format=", "HEAD")
-    assert not (memory.cache / "uncommitted.json").exists()
+    assert log(memory)[0] == "chore(journal): persist 6 turns at 14:32 (1 promise, 3 exchanges)"
     assert [t.text for t in journal.read_day(memory.root, DAY)] == ["one", "I'll commit that.", "two", "ok", "three", "fine"]
 
 
-def test_flush_commits_a_batch(invoke, memory, at_1432):
+def test_flush_commits_what_waits(invoke, memory, at_1432):
     invoke("persist", "--user", "one", "--assistant", "two", "--no-commit")
     done = invoke("persist", "--flush", "--json")
-    assert json.loads(done.output)["files"] == [DAY]
-    assert log(memory)[0] == "chore(journal): persist 1 batched file(s)"
+    assert {k: v for k, v in json.loads(done.output).items() if k != "commit"} == {
+        "turns": 2, "kept": False, "reason": "", "waiting": 0}
+    assert log(memory)[0] == "chore(journal): persist 2 turns at 14:32"
+    assert_clean(memory.root)
+
+
+def test_an_older_no_commit_left_written_is_committed_by_the_next_persist(invoke, memory, at_1432):
+    (memory.root / "people" / "lea.md").write_text("---\ndescription: Lea.\n---\n# Lea\n")
+    memory.cache.mkdir(exist_ok=True)
+    (memory.cache / "uncommitted.json").write_text(json.dumps(["people/lea.md"]))
+    invoke("persist", "--user", "hi", "--assistant", "hello")
+    assert "people/lea.md" in git(memory.root, "show", "--name-only", "--format=", "HEAD")
+    assert not (memory.cache / "uncommitted.json").exists()
     assert_clean(memory.root)
 
 
@@ -253,7 +268,7 @@ def test_bad_input_is_refused_with_one_line_and_nothing_written(invoke, memory, 
         assert done.stderr.count("\n") == 1
         assert git(memory.root, "rev-parse", "HEAD") == head
         assert not (memory.root / "journal" / "2026").exists()
-        assert not (memory.cache / "uncommitted.json").exists()
+        assert spool.entries(memory) == []
         assert_clean(memory.root)
 
 

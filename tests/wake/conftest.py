@@ -63,8 +63,8 @@ def build(root: Path) -> Memory:
         toml = memory.read_text("souveraine.toml").replace("never_share = []\n", "")
         change.write("souveraine.toml", toml.replace("[privacy]\n", "[privacy]" + TOML_EXTRA, 1))
         change.write(SECRET_FILE, "---\ntype: human\ndescription: Where Bea lives.\n---\n# Secret\n\nBea lives at 3 Elm Street.\n")
-        prefs = memory.read_text("system/human/prefs.md")
-        change.write("system/human/prefs.md", prefs + "\n- Bea likes tea.\n- Ring at the blue door, never the bell.\n")
+        prefs = memory.read_text("system/human/prefs/communication.md")
+        change.write("system/human/prefs/communication.md", prefs + "\n- Bea likes tea.\n- Ring at the blue door, never the bell.\n")
         voice = memory.read_text("system/metacognition/subconscious.md")
         lines = [f"[2026-02-0{n} 09:00] [URGENCY: low] — thought number {n}" for n in range(1, 8)]
         lines.insert(5, "[2026-02-06 09:30] [URGENCY: medium] — remember the blue door")

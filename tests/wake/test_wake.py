@@ -86,7 +86,8 @@ def test_json_schema_keys_and_types(wake):
     assert all(set(i) == {"id", "path", "created", "tier", "visibility", "description"} for i in data["memory"]["recent"])
     assert set(data["memory"]["total"]) == {"all", "episodic", "foundational", "constitutive"}
     assert all(set(i) == {"path", "kind", "description", "how"} for i in data["on_demand"])
-    assert set(data["budget"]) == {"limit", "used", "left_out"}
+    assert set(data["budget"]) == {"limit", "used", "max_chars", "chars", "left_out"}
+    assert data["budget"]["max_chars"] is None and data["budget"]["chars"] is None
     assert data["budget"]["limit"] == 20000 and 0 < data["budget"]["used"] <= 20000 and data["budget"]["left_out"] == []
 
 
@@ -144,6 +145,28 @@ def test_identity_alone_over_budget_is_refused_with_advice(wake):
                         r"system/ small\)\n", result.stderr)
     failed = json.loads(wake("--budget", "40", "--json", code=1).stdout)
     assert failed["error"] == "wake_over_budget"
+
+
+def test_max_chars_cuts_in_the_same_order_and_counts_as_javascript_does(wake):
+    full = len(wake().stdout)
+    order = list(dict.fromkeys(CUT_ORDER))
+    for cap in (full - 1, full - 600, 2100):
+        data = wake.json("--max-chars", str(cap))
+        text = wake("--max-chars", str(cap)).stdout
+        assert len(text.encode("utf-16-le")) // 2 == data["budget"]["chars"] <= cap == data["budget"]["max_chars"]
+        assert left_out(data) == sorted(left_out(data), key=order.index) and left_out(data)
+        assert f"budget 20,000 tokens, {cap:,} characters." in text and headings(text)[-1] == "Left out"
+    assert left_out(wake.json("--max-chars", str(full - 1))) == ["memory"]
+    roomy = wake("--max-chars", str(full + 100)).stdout
+    assert roomy == wake().stdout.replace("tokens.", f"tokens, {full + 100:,} characters.", 1)
+
+
+def test_max_chars_below_who_you_are_is_refused(wake):
+    result = wake("--max-chars", "300", code=1)
+    assert re.fullmatch(r"souveraine: who you are and your constitutive memories alone need [\d,]+ characters, over "
+                        r"this wake's cap of 300 \(--max-chars\); raise the cap, or keep the identity to indexes "
+                        r"\(doctor: move detail to reference/, keep system/ small\)\n", result.stderr)
+    assert "0 is not in the range x>=1" in wake("--max-chars", "0", code=2).stderr
 
 
 def test_budget_comes_from_the_model(wake):

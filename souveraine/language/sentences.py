@@ -1,0 +1,89 @@
+"""Sentence boundaries, with their offsets in the original text.
+
+pysbd (rule-based, the Golden Rules set) finds the boundaries, so "Dr. Silva", "10 a.m.",
+"e.g." and "10.0.0.5" do not end a sentence. Around it, what pysbd does not know about
+Markdown: a fenced code block is not speech (masked, offsets kept), a line break ends a
+sentence (list items, headings, one-line replies), and list or heading marks are not
+words of the sentence. A quotation stays inside the sentence that quotes it.
+"""
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+_FENCE = re.compile(r"^[ \t]*(```|~~~)[^\n]*\n.*?(?:^[ \t]*\1[^\n]*$|\Z)", re.MULTILINE | re.DOTALL)
+_OPEN_FENCE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
+_INLINE_CODE = re.compile(r"`[^`\n]+`")
+_MARK = re.compile(r"^[ \t]*(?:[-*+>]+|#{1,6}|\d+[.)]|\[[ xX]\])(?:[ \t]+(?:\[[ xX]\][ \t]+)?|$)")
+_EDGE = " \t\r\n"
+
+
+@dataclass(frozen=True)
+class Sentence:
+    text: str    # the sentence as written, marks and surrounding space stripped
+    start: int   # offset of its first character in the original text
+    end: int     # offset just after its last character
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@lru_cache(maxsize=1)
+def _segmenter():
+    import pysbd
+
+    return pysbd.Segmenter(language="en", clean=False)
+
+
+def mask_code(text: str, inline: bool = False) -> str:
+    """The text with fenced code blocks (and, if asked, `inline code`) blanked out, same length."""
+    blank = lambda m: re.sub(r"[^\n]", " ", m[0])  # noqa: E731
+    text = _FENCE.sub(blank, text)
+    text = _OPEN_FENCE.sub(blank, text)
+    return _INLINE_CODE.sub(blank, text) if inline else text
+
+
+def split(text: str) -> list[Sentence]:
+    """The sentences of ``text``, in order, each with its span; code blocks are skipped."""
+    if not text:
+        return []
+    masked = mask_code(text)
+    found = []
+    offset = 0
+    for line in masked.split("\n"):
+        found += _split_line(text, line, offset)
+        offset += len(line) + 1
+    return found
+
+
+def _split_line(text: str, line: str, offset: int) -> list[Sentence]:
+    mark = _MARK.match(line)
+    start = mark.end() if mark else 0
+    if not line[start:].strip(_EDGE):
+        return []
+    if not re.search(r"[.!?…]\s+\S", line[start:]):
+        return [_sentence(text, offset + start, offset + len(line))] if line[start:].strip(_EDGE) else []
+    found, cursor = [], start
+    for piece in _segmenter().segment(line[start:]):
+        at = line.find(piece, cursor)
+        if at < 0:
+            at = cursor
+        end = at + len(piece)
+        sentence = _sentence(text, offset + at, offset + end)
+        if sentence:
+            found.append(sentence)
+        cursor = end
+    return found
+
+
+def _sentence(text: str, start: int, end: int) -> Sentence | None:
+    while start < end and text[start] in _EDGE:
+        start += 1
+    while end > start and text[end - 1] in _EDGE:
+        end -= 1
+    return Sentence(text[start:end], start, end) if start < end else None
+
+
+def texts(text: str) -> list[str]:
+    """Just the sentences' words."""
+    return [s.text for s in split(text)]

@@ -1,0 +1,27 @@
+"""Words as the heuristics compare them: a normal form, tokens, a crude stem.
+
+Letters are Unicode letters ("Tomás", "Inês" stay whole); apostrophes are straightened.
+"""
+
+import re
+
+_TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
+
+
+def normal(text: str) -> str:
+    """Lower case, straight apostrophes and quotes, single spaces: the form the patterns read."""
+    text = text.replace("’", "'").replace("‘", "'").replace("“", '"').replace("”", '"').lower()
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def stem(word: str) -> str:
+    """A crude English stem, enough to match "tests" with "test" and "fixing" with "fix"."""
+    for suffix in ("ing", "ies", "ied", "ed", "es", "ly", "s"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)] + ("y" if suffix in ("ies", "ied") else "")
+    return word
+
+
+def tokens(text: str) -> list[str]:
+    """Words of ``text`` in normal form, possessives dropped ("mia's" → "mia")."""
+    return [w.removesuffix("'s") for w in _TOKEN.findall(normal(text))]

@@ -1,0 +1,62 @@
+"""Claude Code keeps 10,000 characters of a hook's output: the wake it is wired to fits, on a lived year."""
+
+import json
+import re
+import subprocess
+import sys
+
+import pytest
+
+from bench import generate
+from souveraine.store.memory import Memory
+from souveraine.wake import wake
+from tests.support import ROOT
+
+LAUNCHER = f"{sys.executable} {ROOT / 'bin' / 'souveraine'}"
+KEPT = ["Who you are", "What shaped you", "Synthesized essence", "Inner voice", "Surfacing now"]
+
+
+@pytest.fixture(scope="module")
+def year(tmp_path_factory):
+    """The one-year bench memory (bench/generate.py), built here rather than taken from bench/.cache."""
+    return Memory(generate.build(tmp_path_factory.mktemp("year") / "memory", generate.Shape.years(1)).root)
+
+
+def utf16(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
+def headings(text: str) -> list[str]:
+    return re.findall(r"^## (.+)$", text, re.MULTILINE)
+
+
+def test_a_year_of_memory_is_over_the_cap_uncut(year):
+    assert utf16(wake(year).markdown()) > 10_000
+
+
+def test_under_a_10000_character_cap_the_wake_keeps_what_matters(year):
+    capped = wake(year, max_chars=10_000)
+    text = capped.markdown()
+    assert utf16(text) <= 10_000
+    assert [h for h in KEPT if h in headings(text)] == KEPT
+    assert capped.section("inner_voice") and capped.section("synthesized") and capped.section("surfacing")
+    assert {p.section for p in capped.left_out} <= {"memory", "inner_voice"}
+    assert "## Left out" in text and "recent memories: `souveraine recall WORDS`" in text
+
+
+def test_the_session_start_hook_integrate_writes_prints_under_the_cap(year, tmp_path, runner):
+    from souveraine.cli import cli
+
+    project = tmp_path / "project"
+    done = runner.invoke(cli, ["--memory", str(year.root), "integrate", "claude-code", "--project", str(project),
+                               "--souveraine", LAUNCHER], catch_exceptions=False)
+    assert done.exit_code == 0, done.output
+    settings = json.loads((project / ".claude" / "settings.json").read_text())
+    [command] = [h["command"] for group in settings["hooks"]["SessionStart"] for h in group["hooks"]]
+    payload = {"session_id": "s1", "transcript_path": "", "cwd": str(project), "hook_event_name": "SessionStart",
+               "source": "startup"}
+    ran = subprocess.run(["bash", "-c", command], input=json.dumps(payload), capture_output=True, text=True,
+                         cwd=project)
+    assert ran.returncode == 0, ran.stderr
+    assert utf16(ran.stdout) <= 9_500 and ran.stdout.startswith("# Wake — bench\n")
+    assert [h for h in KEPT if h in headings(ran.stdout)] == KEPT
