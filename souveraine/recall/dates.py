@@ -65,7 +65,6 @@ _PATTERNS = {
 _COMPILED = {name: re.compile(rf"(?<![\w-]){_PREP}{body}(?![\w-])", re.IGNORECASE) for name, body in _PATTERNS.items()}
 _NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
             "seven": 7, "eight": 8, "nine": 9, "ten": 10, "couple of": 2, "few": 3}
-_DATEISH = re.compile(rf"\d|\b(?:{_MONTH}|{'|'.join(WEEKDAYS)}|yesterday|week|month|year|ago|weekend)", re.IGNORECASE)
 _RANGE_GLUE = re.compile(r"^\s*(?:and|to|until|till|through|-|–)\s*$", re.IGNORECASE)
 _TIED = re.compile(r"^\s*,?\s*$")
 _OFFSET = re.compile(rf"(?:the\s+)?(?:(?P<n>{_N})\s+)?(?P<unit>day|week|weekend|month)s?\s*$", re.IGNORECASE)
@@ -151,23 +150,6 @@ def bound(value: str, today: date, end: bool) -> date | None:
     if found.text or not found.phrases:
         return None
     return found.span.until if end else found.span.since
-
-
-def mentioned(text: str, day: date) -> list[tuple[date, date]]:
-    """The periods a text names, read as said on ``day`` ("last week" said on 3 August is the
-    week of 27 July); a phrase naming that very day adds nothing and is left out."""
-    if not _DATEISH.search(text):
-        return []
-    periods = [_loosely(p, day) for p in _combine(list(_scan(text, day)), text, day)]
-    return [p for p in periods if p != (day, day)]
-
-
-def _loosely(phrase: _Phrase, day: date) -> tuple[date, date]:
-    """"Last week" said on a Thursday may mean the calendar week or the seven days before it."""
-    start, end = phrase.period
-    if phrase.name == "named_period" and phrase.match["unit"].lower() == "week" and end < day:
-        return start, day - timedelta(days=1)
-    return start, end
 
 
 def days_between(span: Span, day: date) -> int:

@@ -10,7 +10,7 @@ not parse is still indexed, as text: the index never refuses a file.
 
 import re
 from dataclasses import dataclass
-from datetime import date, datetime, time
+from datetime import date, datetime, time, timedelta
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
@@ -30,6 +30,10 @@ _ATTESTATIONS = re.compile(r"^## Attestations[ \t]*$", re.MULTILINE)
 _DATED_NAME = re.compile(r"^(\d{4}-\d\d-\d\d)")
 _DATE_KEYS = ("created", "date", "through", "updated")
 _SOURCE = re.compile(r"\[\[(journal/[^\[\]|#\n]+)#\^(t(\d\d)(\d\d)(\d\d)[A-Za-z0-9-]*)")
+# Words without which a text names no date: most turns are passed over by this one search.
+_DATEISH = re.compile(
+    r"(?i)\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun|yesterday|tomorrow"
+    r"|weekend|ago|last|next|past|previous|early|mid|late|end|start|beginning)|\d")
 _HEADING_LINE = re.compile(r"^\s*(#+ .*)?$")
 
 
@@ -65,12 +69,22 @@ class Document:
 
 
 def mentions(doc: Document) -> list[tuple[str, str]]:
-    """The periods a turn's words name, as ISO days, read at the turn's own time."""
-    if doc.kind != "turn" or doc.at is None:
+    """The days a turn's words name, as ISO (first, last), read at the turn's own time:
+    "last week" said on Thursday 3 August 2023 is 24 July to 2 August (the calendar week
+    before, and the seven days before). A phrase naming the day it was said adds nothing."""
+    if doc.kind != "turn" or doc.at is None or not _DATEISH.search(doc.body):
         return []
-    from souveraine.recall import dates
+    from souveraine.language import dates
 
-    return [(since.isoformat(), until.isoformat()) for since, until in dates.mentioned(doc.body, doc.at.date())]
+    said = doc.at.date()
+    out = []
+    for mention in dates.find(doc.body, doc.at, prefer="past"):
+        first, last = mention.begins.date(), (mention.ends - timedelta(microseconds=1)).date()
+        if mention.grain == "week" and last < said:
+            last = said - timedelta(days=1)
+        if (first, last) != (said, said):
+            out.append((first.isoformat(), last.isoformat()))
+    return out
 
 
 def indexed(relpath: str) -> bool:
