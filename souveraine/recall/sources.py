@@ -30,10 +30,14 @@ _ATTESTATIONS = re.compile(r"^## Attestations[ \t]*$", re.MULTILINE)
 _DATED_NAME = re.compile(r"^(\d{4}-\d\d-\d\d)")
 _DATE_KEYS = ("created", "date", "through", "updated")
 _SOURCE = re.compile(r"\[\[(journal/[^\[\]|#\n]+)#\^(t(\d\d)(\d\d)(\d\d)[A-Za-z0-9-]*)")
-# Words without which a text names no date: most turns are passed over by this one search.
+# Words without which a text names no date: most turns are passed over by one search, and
+# only the few words around each such word are read as dates.
 _DATEISH = re.compile(
-    r"(?i)\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|mon|tue|wed|thu|fri|sat|sun|yesterday|tomorrow"
-    r"|weekend|ago|last|next|past|previous|early|mid|late|end|start|beginning)|\d")
+    r"(?i)\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?"
+    r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|(?:mon|tues|wednes|thurs|fri|satur|sun)day|yesterday|tomorrow"
+    r"|weekend|ago|(?:last|next|past|previous|this|coming) (?:week|month|year|night)|(?:end|start|beginning|middle) of"
+    r"|\d{4}-\d\d|(?:19|20)\d\d|\d{1,2}(?:st|nd|rd|th)|\d{1,2}[/.]\d{1,2}[/.]\d{2,4})\b")
+_AROUND = 60
 _HEADING_LINE = re.compile(r"^\s*(#+ .*)?$")
 
 
@@ -72,19 +76,34 @@ def mentions(doc: Document) -> list[tuple[str, str]]:
     """The days a turn's words name, as ISO (first, last), read at the turn's own time:
     "last week" said on Thursday 3 August 2023 is 24 July to 2 August (the calendar week
     before, and the seven days before). A phrase naming the day it was said adds nothing."""
-    if doc.kind != "turn" or doc.at is None or not _DATEISH.search(doc.body):
+    if doc.kind != "turn" or doc.at is None:
+        return []
+    windows = _windows(doc.body)
+    if not windows:
         return []
     from souveraine.language import dates
 
     said = doc.at.date()
     out = []
-    for mention in dates.find(doc.body, doc.at, prefer="past"):
+    for mention in (m for start, end in windows for m in dates.find(doc.body[start:end], doc.at, prefer="past")):
         first, last = mention.begins.date(), (mention.ends - timedelta(microseconds=1)).date()
         if mention.grain == "week" and last < said:
             last = said - timedelta(days=1)
         if (first, last) != (said, said):
             out.append((first.isoformat(), last.isoformat()))
     return out
+
+
+def _windows(text: str) -> list[tuple[int, int]]:
+    """The stretches of ``text`` around its date words, overlapping ones merged."""
+    out: list[list[int]] = []
+    for found in _DATEISH.finditer(text):
+        start, end = max(0, found.start() - _AROUND), found.end() + _AROUND
+        if out and start <= out[-1][1]:
+            out[-1][1] = end
+        else:
+            out.append([start, end])
+    return [(a, b) for a, b in out]
 
 
 def indexed(relpath: str) -> bool:
