@@ -17,3 +17,11 @@ def path(name: str) -> Path:
     if bundled.is_dir():
         return bundled
     return package_dir().parent / name
+
+
+def template_text(relpath: str) -> str | None:
+    """The memory template's text for ``relpath``, or None when the template has no such file."""
+    try:
+        return (path("memory") / relpath).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None

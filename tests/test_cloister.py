@@ -39,10 +39,23 @@ def test_a_fresh_memory_has_no_doctor_finding_and_its_links_resolve(memory):
     assert [f.to_dict() for f in doctor(memory)] == []
 
 
-def test_the_wake_pins_the_human_and_the_domains_in_the_seeds_order(memory):
+def test_the_wake_names_unwritten_templates_and_pins_written_ones_in_the_seeds_order(memory):
     from souveraine.wake import wake
 
+    fresh = wake(memory, bandwidth="high")
+    [named] = [item for item in fresh.to_dict()["system"] if item["path"] == "system/"]
+    assert named["unwritten"] == [p for p in [layout.PERSONA_INFRASTRUCTURE, layout.HUMAN_IDENTITY, layout.PREFS_COMMUNICATION,
+                                              layout.PREFS_TOPICS, layout.PREFS_WORKFLOW, layout.RELATIONSHIPS,
+                                              layout.PROJECT_ARCHITECTURE, layout.PROJECT_CONVENTIONS,
+                                              layout.PROJECT_DO_NOTS, layout.PROJECT_LEARNINGS,
+                                              *sorted(layout.DOMAIN_INDEXES.values())]]
+    assert "Not written yet (each says what belongs in it): `system/persona/infrastructure.md`" in fresh.markdown()
+    assert "Habits, hours, how much initiative" not in fresh.markdown()
+    with memory.change("feat(memory): the agent writes what it learned") as change:
+        for rel in layout.GUIDED:
+            change.append(rel, "\n- Written by the agent.\n")
     paths = [item["path"] for item in wake(memory, bandwidth="high").to_dict()["system"]]
+    assert "system/" not in paths
     assert paths.index(layout.PERSONA_INFRASTRUCTURE) < paths.index(layout.HUMAN_IDENTITY) \
         < paths.index(layout.PREFS_WORKFLOW) < paths.index(layout.PROJECT_ARCHITECTURE) \
         < paths.index(layout.DOMAIN_INDEXES["work"]) < paths.index(layout.CONVENTIONS) < paths.index(layout.STATE)

@@ -77,6 +77,10 @@ HOOKS = {  # name: (what it does, an example's arguments)
     "pre-commit": ("Judge the staged changes by the laws, as git does before a commit.", ""),
     "commit-msg": ("Judge a commit message file (and a refactor's moves), as git does.", " .git/COMMIT_EDITMSG"),
     "post-commit": ("Bring the search index and the events up to date after a commit.", ""),
+    "pre-merge-commit": ("Judge a merge git commits by itself (git merge, git pull) by the laws.", ""),
+    "post-merge": ("Bring the search index and the events up to date after a merge or a pull.", ""),
+    "reference-transaction": ("Judge an amended commit by its real parent before the branch moves to it.",
+                              " prepared < updates.txt"),
     "pre-receive": ("Judge a push, as the guarded remote does: '<old> <new> <ref>' lines on stdin.",
                     " < updates.txt"),
 }

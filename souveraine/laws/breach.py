@@ -12,6 +12,7 @@ RULES = {
     "refactor_changes_content": "a refactor commit changes content instead of only moving it",
     "history_rewrite": "a pushed branch does not continue the remote's history",
     "history_loss": "a pushed deletion would drop commits no other branch keeps",
+    "current_branch_delete": "a push deletes the branch the shared memory's HEAD names",
 }
 
 

@@ -8,7 +8,7 @@ Hooks never prompt; git runs them from cron, editors and Obsidian's git plugin a
 import os
 import sys
 
-CLIENT = ("pre-commit", "commit-msg", "post-commit")
+CLIENT = ("pre-commit", "commit-msg", "post-commit", "pre-merge-commit", "post-merge", "reference-transaction")
 SERVER = ("pre-receive",)
 
 
@@ -37,6 +37,13 @@ def main(argv: list[str], stdin=None) -> int:
 def pre_commit(args: list[str], stdin) -> list[str]:
     from souveraine.laws import precommit
 
+    return [str(b) for b in precommit.hook(_root())]
+
+
+def pre_merge_commit(args: list[str], stdin) -> list[str]:
+    """A merge git commits by itself (`git merge`, `git pull`): the staged index against both parents."""
+    from souveraine.laws import precommit
+
     return [str(b) for b in precommit.breaches(_root(), inherit=True)]
 
 
@@ -47,13 +54,36 @@ def commit_msg(args: list[str], stdin) -> list[str]:
 
     with open(args[0], encoding="utf-8", errors="replace") as handle:
         message = handle.read()
-    return [str(b) for b in messages.breaches(message, lambda: _staged_diff())]
+    # The message file lives in the git dir; MERGE_HEAD beside it means this commit has two parents.
+    merge = os.path.exists(os.path.join(os.path.dirname(os.path.abspath(args[0])), "MERGE_HEAD"))
+    return [str(b) for b in messages.breaches(message, lambda: _staged_diff(), merge=merge)]
 
 
 def post_commit(args: list[str], stdin) -> list[str]:
     """Keep the caches in step with the new commit; never fails the commit (git ignores its exit)."""
     after_commit(_root())
     return []
+
+
+def post_merge(args: list[str], stdin) -> list[str]:
+    """A merge (or a pull) changed the tree: the same cache work as after a commit."""
+    after_commit(_root())
+    return []
+
+
+def reference_transaction(args: list[str], stdin) -> list[str]:
+    """Once a commit pre-commit could not judge exists (an amend): judged by its real parents."""
+    if not args or args[0] != "prepared":
+        return []
+    from souveraine.laws import amend
+    from souveraine.laws.repo import Repo
+
+    root = _root()
+    repo = Repo(root, inherit=True)
+    gitdir = repo.out("rev-parse", "--absolute-git-dir").strip()
+    from souveraine.laws.remote import parse_updates
+
+    return [str(b) for b in amend.judge(repo, gitdir, parse_updates(stdin.read()))]
 
 
 def after_commit(root) -> None:
@@ -78,7 +108,9 @@ def pre_receive(args: list[str], stdin) -> list[str]:
     return [f"{b.commit[:12]} {b}" if b.commit else str(b) for b in breaches]
 
 
-HOOKS = {"pre-commit": pre_commit, "commit-msg": commit_msg, "post-commit": post_commit, "pre-receive": pre_receive}
+HOOKS = {"pre-commit": pre_commit, "commit-msg": commit_msg, "post-commit": post_commit,
+         "pre-merge-commit": pre_merge_commit, "post-merge": post_merge,
+         "reference-transaction": reference_transaction, "pre-receive": pre_receive}
 
 
 def _after_commit(module, name: str, root) -> None:

@@ -35,9 +35,13 @@ def install(root: Path) -> list[str]:
     return names
 
 
+# git's own refusals on the shared remote, a second wall behind the pre-receive hook.
+BARE_CONFIG = {"receive.denyNonFastForwards": "true", "receive.denyDeletes": "true"}
+
+
 def install_bare(path: Path) -> list[str]:
     """Guard a bare repository used as the shared remote: the pre-receive hook, and git's own
-    refusal of non-fast-forward pushes as a second wall."""
+    refusal of non-fast-forward pushes and of deletions as a second wall."""
     path = Path(path).expanduser().resolve()
     done = git.run(path, "rev-parse", "--is-bare-repository", check=False) if path.is_dir() else None
     if done is None or done.returncode != 0 or done.stdout.strip() != "true":
@@ -45,7 +49,8 @@ def install_bare(path: Path) -> list[str]:
     target = hooks_dir(path)
     names = _write(target, SERVER)
     git.run(path, "config", "--local", "core.hooksPath", str(target))
-    git.run(path, "config", "--local", "receive.denyNonFastForwards", "true")
+    for key, value in BARE_CONFIG.items():
+        git.run(path, "config", "--local", key, value)
     return names
 
 

@@ -15,7 +15,7 @@ from souveraine.laws.repo import Repo
 
 
 def parse_updates(text: str) -> list[tuple[str, str, str]]:
-    """pre-receive's stdin: one `<old-oid> <new-oid> <ref>` line per ref."""
+    """pre-receive's (and reference-transaction's) stdin: one `<old-oid> <new-oid> <ref>` line per ref."""
     return [tuple(line.split(" ", 2)) for line in text.splitlines() if line.count(" ") >= 2]
 
 
@@ -38,11 +38,21 @@ def guard(gitdir: Path, updates: list[tuple[str, str, str]]) -> list[Breach]:
 
 
 def _deletion(repo: Repo, old: str, ref: str) -> list[Breach]:
+    if ref == _current(repo):
+        return [Breach(ref, "current_branch_delete",
+                       f"{ref}: refused, it is the branch the shared memory's HEAD names, which every clone "
+                       "follows; keep it, and delete other branches only")]
     kept = repo.out("rev-list", "--count", old, "--not", f"--exclude={ref}", "--all", "--").strip()
     if kept == "0":
         return []
     return [Breach(ref, "history_loss",
                    f"{ref}: refused, deleting it would drop {kept} commit(s) no other branch keeps; merge it into a kept branch first")]
+
+
+def _current(repo: Repo) -> str | None:
+    """The branch the bare repository's HEAD names (what a clone checks out)."""
+    done = repo.run("symbolic-ref", "-q", "HEAD", check=False)
+    return done.stdout.decode().strip() or None
 
 
 def _ancestor(repo: Repo, old: str, new: str) -> bool:

@@ -29,7 +29,7 @@ def judge(snapshot: Snapshot, *, extra: tuple[str, ...] = (), message: bool = Tr
         if witness.applies(path):
             out += witness.breaches(path, data.decode("utf-8", errors="replace"), snapshot.read)
     if message and snapshot.message is not None:
-        out += messages.breaches(snapshot.message, lambda: snapshot.diffs[0])
+        out += messages.breaches(snapshot.message, lambda: snapshot.diffs[0], merge=snapshot.is_merge)
     for breach in out:
         breach.commit = snapshot.commit
     return out

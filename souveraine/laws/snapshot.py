@@ -5,7 +5,6 @@ an addition, so blob ids can be compared), one `git diff-index` for the index an
 `git diff-tree --stdin` for a whole run of commits.
 """
 
-import os
 from pathlib import Path
 
 from souveraine.laws.repo import Repo
@@ -102,14 +101,14 @@ def _entry(meta: str, path: str) -> Entry | None:
 # -- the staged index ----------------------------------------------------------------------
 
 
-def staged(repo: Repo, amend: bool | None = None) -> Snapshot:
+def staged(repo: Repo, amend: bool = False) -> Snapshot:
     """The index about to be committed, against HEAD (and MERGE_HEAD during a merge).
 
-    An amend replaces HEAD, so it is judged against HEAD's own parents.
+    ``amend``: against HEAD's own parents, as `git commit --amend` would replace HEAD.
+    Git does not tell a pre-commit hook that it amends; laws/amend.py settles it once the
+    commit exists, by its real parent.
     """
     gitdir, head, head_parents = _head(repo)
-    if amend is None:
-        amend = head is not None and amending()
     if amend:
         parents = head_parents
     else:
@@ -137,47 +136,6 @@ def _merge_heads(gitdir: str) -> list[str]:
 
 def _diff_index(repo: Repo, tree: str) -> list[Entry]:
     return parse_raw(repo.out("diff-index", "--cached", "--raw", "-z", "--no-renames", tree, "--"))
-
-
-def amending() -> bool:
-    """Whether the git that runs this hook was called as `git commit --amend`.
-
-    Git does not tell a pre-commit hook; its command line does (Linux /proc, else ps).
-    """
-    pid = os.getppid()
-    for _ in range(3):
-        argv = _argv(pid)
-        if not argv:
-            return False
-        if os.path.basename(argv[0]) in ("git", "git.exe"):
-            return "commit" in argv and "--amend" in argv
-        pid = _parent(pid)
-        if pid <= 1:
-            return False
-    return False
-
-
-def _argv(pid: int) -> list[str]:
-    try:
-        with open(f"/proc/{pid}/cmdline", "rb") as handle:
-            return [a.decode(errors="replace") for a in handle.read().split(b"\0") if a]
-    except OSError:
-        pass
-    import subprocess
-
-    try:
-        done = subprocess.run(["ps", "-o", "args=", "-p", str(pid)], capture_output=True, text=True)
-    except OSError:
-        return []
-    return done.stdout.split()
-
-
-def _parent(pid: int) -> int:
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as handle:
-            return int(handle.read().rsplit(b")", 1)[1].split()[1])
-    except (OSError, IndexError, ValueError):
-        return 0
 
 
 # -- commits -------------------------------------------------------------------------------

@@ -43,8 +43,13 @@ SCOPES = {
     "hooks": "the laws' hooks",
 }
 
-# Messages git writes itself (merge, revert, reapply, autosquash markers): accepted as they are.
-GIT_WRITTEN = re.compile(r"^(Merge |Revert \"|Reapply \"|fixup! |squash! |amend! )")
+# Messages git writes itself, accepted as they are only where git's own mark is there too:
+# a merge's parents, a revert's "This reverts commit <id>." A subject alone proves nothing.
+MERGE = re.compile(r"^Merge ")
+REVERT = re.compile(r"^(?:Revert|Reapply) \"")
+REVERTS = re.compile(r"^This reverts commit [0-9a-f]{7,64}\.?$", re.MULTILINE)
+# Autosquash markers ask for a history rewrite that a memory never makes.
+AUTOSQUASH = re.compile(r"^(fixup|squash|amend)! ")
 
 # `git commit -v` puts the diff below this line; git drops everything after it.
 _SCISSORS = re.compile(r"^\S ?-{24} >8 -{24}\s*$", re.MULTILINE)
@@ -74,13 +79,24 @@ def clean(message: str) -> str:
     return "\n".join(lines).strip("\n")
 
 
-def problem(message: str) -> str | None:
-    """Why the message breaks the conventions, or None when it keeps them."""
+def problem(message: str, merge: bool = False) -> str | None:
+    """Why the message breaks the conventions, or None when it keeps them.
+
+    ``merge``: the commit has two parents or more, so a message git wrote for it is accepted.
+    """
     text = clean(message)
     if not text.strip():
         return "the commit message is empty"
-    if GIT_WRITTEN.match(text):
+    if (merge and MERGE.match(text)) or (REVERT.match(text) and REVERTS.search(text)):
         return None
+    if MERGE.match(text) or REVERT.match(text):
+        what = "a merge, but this commit has one parent" if MERGE.match(text) else "a revert, but it names no reverted commit"
+        return (f"'{text.splitlines()[0][:72]}' reads like git's message for {what}; "
+                "write a Conventional Commit instead, e.g. 'fix(memory): correct the birthday'")
+    squash = AUTOSQUASH.match(text)
+    if squash:
+        return (f"'{squash[1]}!' marks a commit to be squashed into another by a rebase, a history rewrite "
+                "a memory never makes; write a Conventional Commit instead, e.g. 'fix(memory): correct the birthday'")
     header = parse(text)
     if header is None:
         return (f"'{text.splitlines()[0][:72]}' is not a Conventional Commit; "

@@ -86,6 +86,11 @@ REPORTS = "reference/reports/"                         # reference/reports/<unit
 DECISIONS = "reference/decisions/"                     # ADRs: reference/decisions/NNNN-title.md
 TROUBLESHOOTING = "troubleshooting/"                   # one recurring bug pattern per note
 
+# Files whose template holds only guidance (what belongs there). Until someone writes in
+# one, the wake names it in a line instead of pinning the guidance at every session.
+GUIDED = (PERSONA_INFRASTRUCTURE, HUMAN_IDENTITY, *HUMAN_PREFS, RELATIONSHIPS, *DOMAIN_INDEXES.values(),
+          PROJECT_ARCHITECTURE, PROJECT_CONVENTIONS, PROJECT_DO_NOTS, PROJECT_LEARNINGS)
+
 
 def region(relpath: str) -> Region | None:
     """The first region whose pattern matches ``relpath`` (a POSIX path inside the memory)."""

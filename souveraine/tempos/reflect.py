@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 
 from souveraine.inference import client as inference
-from souveraine.inference import extractive
+from souveraine.inference import extractive, guard
 from souveraine.store import clock, journal
 from souveraine.store.journal import Turn
 from souveraine.store.memory import Memory
@@ -52,6 +52,7 @@ class Witness:
     chain: list[str] = field(default_factory=list)
     flame: list[tuple[str, Turn]] = field(default_factory=list)
     anchor: list[str] = field(default_factory=list)
+    refusal: str | None = None     # why a model's witness was not used, said once in the inner voice
 
     def render(self) -> str:
         first, last = self.turns[0], self.turns[-1]
@@ -65,7 +66,8 @@ class Witness:
 
     def to_dict(self) -> dict:
         return {"turns": len(self.turns), "method": self.method, "fold": self.fold, "chain": self.chain,
-                "flame": [name for name, _ in self.flame], "anchor": self.anchor}
+                "flame": [name for name, _ in self.flame], "anchor": self.anchor,
+                **({"refused": self.refusal} if self.refusal else {})}
 
 
 def due(memory: Memory) -> bool:
@@ -107,21 +109,24 @@ def run(memory: Memory, *, force: bool = False, change=None, extractive_only: bo
     at = clock.now().replace(microsecond=0)
     message = f"chore(reflect): witness {len(spoken)} turns through {spoken[-1].day} {spoken[-1].at:%H:%M}"
     if change is not None:
-        entry = _append(memory, change, at, seen.render())
+        entry = _append(memory, change, at, seen)
         return {"reflected": True, **entry, **seen.to_dict()}
     with memory.change(message) as own:
-        entry = _append(memory, own, at, seen.render())
+        entry = _append(memory, own, at, seen)
     return {"reflected": True, **entry, **seen.to_dict(), "commit": own.sha}
 
 
 def witness(turns: list[Turn], held: set[str], endpoint: inference.Endpoint | None = None) -> Witness:
     """The four elements for ``turns``; ``held`` is the vocabulary the memory had before them."""
-    if endpoint is None:
-        seen = Witness(turns, "extractive", fold(turns), chain(turns))
-        seen.anchor = anchor(turns, held, exclude=set(_terms_of(seen.chain)))
-    else:
-        seen = Witness(turns, endpoint.model)
-        seen.fold, seen.chain, seen.anchor = _ask_model(turns, endpoint)
+    refusal = None
+    if endpoint is not None:
+        written, refusal = _ask_model(turns, endpoint)
+        if written:
+            seen = Witness(turns, endpoint.model, *written[:2], anchor=written[2])
+            seen.flame = flame(turns, held)
+            return seen
+    seen = Witness(turns, "extractive", fold(turns), chain(turns), refusal=refusal)
+    seen.anchor = anchor(turns, held, exclude=set(_terms_of(seen.chain)))
     seen.flame = flame(turns, held)
     return seen
 
@@ -205,19 +210,26 @@ def _terms_of(lines: list[str]) -> set[str]:
 
 # -- the model ----------------------------------------------------------------------------
 
-def _ask_model(turns: list[Turn], endpoint: inference.Endpoint) -> tuple[list[str], list[str], list[str]]:
+def _ask_model(turns: list[Turn], endpoint: inference.Endpoint) -> tuple[tuple | None, str | None]:
+    """The model's Fold, Chain and Anchor, each line through the guard; or None and why not.
+    An endpoint that fails raises InferenceError before anything is written."""
     sized = inference.budget(endpoint, "reflection")
     room = min(TRANSCRIPT_CHARS, sized.prompt_chars - len(SYSTEM_PROMPT) - len(USER_PROMPT))
     answer = inference.Client(endpoint).ask(SYSTEM_PROMPT, USER_PROMPT.format(transcript=transcript(turns, room)),
                                             max_tokens=sized.max_tokens)
     sections = _sections(answer)
-    missing = [name for name in ("fold", "chain", "anchor") if not sections.get(name)]
-    if missing:
-        raise inference.InferenceError(
-            f"the model {endpoint.model} at {endpoint.base} answered without the {', '.join(missing)} section(s); "
-            "try another [inference] reflection_model, or pass --extractive", "inference_bad_reply")
+    window = {t.block_id: t.text for t in turns}
+    verdicts = {name: guard.check(sections.get(name, []), window) for name in ("fold", "chain", "anchor")}
+    empty = [name for name, verdict in verdicts.items() if not verdict.kept]
+    if empty:
+        lines = sum(len(v.kept) + len(v.refused) for v in verdicts.values())
+        reasons = "; ".join(filter(None, (v.why() for v in verdicts.values()))) or "no such section"
+        return None, (f"The witness model {endpoint.model} left the {', '.join(empty)} without a line the guard "
+                      f"keeps ({lines} line{'s' if lines != 1 else ''} in all; {reasons}); the extractive witness was kept.")
     links = {t.block_id: t.link for t in turns}
-    return tuple([cite(line, links) for line in sections[name]] for name in ("fold", "chain", "anchor"))
+    written = tuple([_plain(text) + " " + " ".join(links[i] for i in ids) for text, ids in verdicts[name].kept]
+                    for name in ("fold", "chain", "anchor"))
+    return written, None
 
 
 def transcript(turns: list[Turn], room: int = TRANSCRIPT_CHARS) -> str:
@@ -257,12 +269,12 @@ def _plain(line: str) -> str:
     return extractive.clip(re.sub(r"^(?:[-*+]|\d+[.)])\s+", "", line).lstrip("#^> ").strip(), 400)
 
 
-def cite(line: str, links: dict[str, str]) -> str:
-    """``^block-id`` references to the window's turns become links; unknown ones stay as text."""
-    return re.sub(r"\^([A-Za-z0-9-]+)", lambda m: links.get(m[1], m[0]), line)
+def _append(memory: Memory, change, at, seen: Witness) -> dict:
+    if seen.refusal:
+        from souveraine.tempos import innervoice
 
-
-def _append(memory: Memory, change, at, text: str) -> dict:
+        innervoice.append(change, [innervoice.Thought(at.replace(tzinfo=None), "medium", seen.refusal)])
+    text = seen.render()
     relpath = journal.day_path(at.date())
     full = memory.root / relpath
     existing = full.read_text(encoding="utf-8") if full.exists() else ""

@@ -4,9 +4,10 @@ Each file comes without its frontmatter; its title becomes the part's heading an
 headings shift under it, so the wake keeps one clean outline.
 """
 
-from souveraine.store import notes
+from souveraine.store import layout, notes
 from souveraine.store.memory import Memory
 from souveraine.wake.document import CUT_STATE, CUT_SYNTHESIZED, CUT_SYSTEM, Part
+from souveraine.wake.foundations import body
 from souveraine.wake.foundations import read as read_note
 from souveraine.wake.privacy import Viewport
 
@@ -21,20 +22,39 @@ PINNED_ORDER = ("system/persona/identity.md", "system/persona/principles.md", "s
 
 
 def system(memory: Memory, view: Viewport) -> list[Part]:
-    """The pinned system/ files, persona first and state last; minimal keeps state alone."""
+    """The pinned system/ files, persona first and state last; minimal keeps state alone.
+
+    A file still holding only its template's guidance is named, not pinned: one line says
+    where to write what the agent learns, and the wake does not carry the guidance.
+    """
     paths = [] if view.bandwidth == "minimal" else pinned_paths(memory)
-    out = []
+    out, unwritten = [], []
     for n, relpath in enumerate(paths):
+        if relpath in layout.GUIDED and _unwritten(memory, relpath):
+            unwritten.append(relpath)
+            continue
         part = _file_part(memory, "system", relpath, view, 3)
         if part:
             part.cut, part.seq = CUT_SYSTEM, n
             out.append(part)
+    unwritten = [p for p in unwritten if view.allows(p)]
+    if unwritten:
+        md = "Not written yet (each says what belongs in it): " + ", ".join(f"`{p}`" for p in unwritten) + "."
+        out.append(Part("system", "system/", {"path": "system/", "title": "Not written yet", "text": md,
+                                              "unwritten": unwritten}, md, CUT_SYSTEM, len(paths)))
     if memory.exists(STATE):
         part = _file_part(memory, "system", STATE, view, 3)
         if part:
             part.cut = CUT_STATE
             out.append(part)
     return out
+
+
+def _unwritten(memory: Memory, relpath: str) -> bool:
+    from souveraine import resources
+
+    template = resources.template_text(relpath)
+    return template is not None and body(memory.read_text(relpath)).strip() == body(template).strip()
 
 
 def pinned_paths(memory: Memory) -> list[str]:

@@ -3,7 +3,7 @@ import pytest
 from souveraine.errors import Refused
 from souveraine.laws import precommit
 from tests.laws.conftest import DAY, DAY_TEXT
-from tests.laws.steps import commit_all, git_run, write
+from tests.laws.steps import commit_all, git_run, refusal, write
 from tests.support import assert_clean, git
 
 FIX = "restore the committed text and append a correction entry instead"
@@ -51,8 +51,7 @@ def test_rewriting_a_journal_is_refused(memory, breach, expected):
     before = head(memory.root)
     breach(memory.root)
     done = commit_all(memory.root, "fix(memory): tidy the journal")
-    assert done.returncode == 1
-    assert done.stderr.splitlines() == [f"souveraine: {expected}"]
+    assert refusal(done) == [f"souveraine: {expected}"]
     assert head(memory.root) == before
 
 
@@ -90,7 +89,7 @@ def test_extra_append_only_globs_come_from_souveraine_toml(memory):
     ledger = memory.root / "ledger" / "commitments.md"
     write(memory.root, "ledger/commitments.md", ledger.read_text().replace("\n", "\n\n", 1))
     done = commit_all(memory.root, "fix(memory): reflow")
-    assert done.returncode == 1
+    assert refusal(done)
     assert "ledger/commitments.md: append-only, but this change changes its committed text at line" in done.stderr
 
 

@@ -6,10 +6,11 @@ import types
 
 from souveraine.laws import hooks, install
 from tests.laws.conftest import DAY, DAY_TEXT
-from tests.laws.steps import commit_all, git_run, write
+from tests.laws.steps import commit_all, git_run, refusal, write
 from tests.support import git, souveraine
 
-HOOKS = {"pre-commit": True, "commit-msg": True, "post-commit": True}
+HOOKS = {"pre-commit": True, "commit-msg": True, "post-commit": True, "pre-merge-commit": True, "post-merge": True,
+         "reference-transaction": True}
 
 
 def only_git(tmp_path):
@@ -27,8 +28,7 @@ def test_hooks_work_with_a_path_holding_only_git(memory, tmp_path):
     assert (done.returncode, done.stderr) == (0, "")
     write(memory.root, DAY, DAY_TEXT)
     refused = commit_all(memory.root, "chore(journal): rewrite", env=env)
-    assert refused.returncode == 1
-    assert refused.stderr.startswith(f"souveraine: {DAY}: append-only, but this change cuts")
+    assert refusal(refused)[0].startswith(f"souveraine: {DAY}: append-only, but this change cuts")
     git(memory.root, "reset", "-q", "--hard")
     bad = git_run(memory.root, "commit", "-q", "--allow-empty", "-m", "no convention", env=env)
     assert "is not a Conventional Commit" in bad.stderr
@@ -51,11 +51,13 @@ def test_install_restores_hooks_and_keeps_a_foreign_one(invoke, memory):
     (hooks_dir / "commit-msg").unlink()
     assert install.installed(memory.root) == {**HOOKS, "commit-msg": False, "post-commit": False}
     listed = invoke("hook")
-    assert listed.stdout == "pre-commit: installed\ncommit-msg: MISSING\npost-commit: MISSING\n"
+    assert listed.stdout == ("pre-commit: installed\ncommit-msg: MISSING\npost-commit: MISSING\npre-merge-commit: installed\n"
+                             "post-merge: installed\nreference-transaction: installed\n")
     assert listed.stderr == "some hooks are missing; run 'souveraine hook install'\n"
     assert {"hook": "commit-msg", "installed": False} in json.loads(invoke("hook", "list", "--json").stdout)
     result = invoke("hook", "install")
-    assert (result.exit_code, result.stderr) == (0, f"installed pre-commit, commit-msg, post-commit in {hooks_dir}\n")
+    assert (result.exit_code, result.stderr) == (0, f"installed pre-commit, commit-msg, post-commit, pre-merge-commit, "
+                                                    f"post-merge, reference-transaction in {hooks_dir}\n")
     assert install.installed(memory.root) == HOOKS
     assert (hooks_dir / "post-commit.before-souveraine").read_text() == "#!/bin/sh\necho mine\n"
     assert git(memory.root, "config", "core.hooksPath").strip() == str(hooks_dir)
@@ -95,7 +97,8 @@ def test_post_commit_calls_the_index_then_the_events_and_never_fails(memory, mon
 
 def test_an_unknown_hook_is_a_usage_error(capsys):
     assert hooks.main(["pre-push"]) == 2
-    assert "HOOK one of: pre-commit, commit-msg, post-commit, pre-receive" in capsys.readouterr().err
+    assert ("HOOK one of: pre-commit, commit-msg, post-commit, pre-merge-commit, post-merge, reference-transaction, "
+            "pre-receive") in capsys.readouterr().err
 
 
 def test_the_entry_scripts_are_shipped_for_every_hook():

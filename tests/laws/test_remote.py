@@ -50,14 +50,41 @@ def test_a_force_push_is_refused(memory, remote):
     assert tip(remote) == before
 
 
-def test_good_work_and_merged_branches_come_and_go(memory, remote):
+def test_good_work_comes_and_no_branch_goes(memory, remote):
     write(memory.root, DAY, "\nA turn.\n", mode="a")
     commit_all(memory.root, "chore(journal): a turn")
     assert git_run(memory.root, "push", "-q", "origin", "main", "main:side").returncode == 0
+    deleted = git_run(memory.root, "push", "-q", "origin", "--delete", "side")
+    assert deleted.returncode == 1
+    assert "deletion prohibited" in deleted.stderr  # receive.denyDeletes, git's own wall
+    assert git(remote, "config", "receive.denyDeletes").strip() == "true"
+    assert git(remote, "config", "receive.denyNonFastForwards").strip() == "true"
+
+
+def test_the_guard_alone_lets_a_merged_branch_go_but_never_head_s(memory, remote):
+    """Where git's walls were taken down, the pre-receive hook still refuses to delete the branch HEAD names."""
+    git(remote, "config", "receive.denyDeletes", "false")
+    git(remote, "config", "receive.denyDeleteCurrent", "warn")
+    assert git_run(memory.root, "push", "-q", "origin", "main:side").returncode == 0
     assert git_run(memory.root, "push", "-q", "origin", "--delete", "side").returncode == 0
+    deleted = git_run(memory.root, "push", "-q", "origin", ":main")
+    assert deleted.returncode == 1
+    assert ("remote: souveraine: refs/heads/main: refused, it is the branch the shared memory's HEAD names, which "
+            "every clone follows; keep it, and delete other branches only") in deleted.stderr
+    assert tip(remote)
+
+
+def test_a_deletion_of_head_s_branch_piped_to_the_hook_is_refused(remote):
+    from tests.support import souveraine
+
+    line = f"{tip(remote)} {'0' * 40} refs/heads/main\n"
+    done = souveraine("hook", "pre-receive", input=line, env={"GIT_DIR": str(remote)}, cwd=remote)
+    assert done.returncode == 1
+    assert "refs/heads/main: refused, it is the branch the shared memory's HEAD names" in done.stderr
 
 
 def test_deleting_a_branch_that_alone_holds_commits_is_refused(memory, remote):
+    git(remote, "config", "receive.denyDeletes", "false")
     git(memory.root, "checkout", "-q", "-b", "side")
     write(memory.root, "domains/sailing.md", "# Sailing\n")
     commit_all(memory.root, "feat(memory): sailing")

@@ -51,8 +51,8 @@ def test_planted_facts_survive_the_extractive_synthesis(planted):
                      "The lease must be signed on 2027-03-14 at the notary in Quimper.",
                      "I promise to send Hortense the signed contract by Friday."):
         assert sentence in text
-    for name in ("Hortense Vallière", "Hetzner", "Quimper"):
-        assert f"\n- {name} ([[journal/2026/11/2026-11-29#^" in text
+    index = text.split("## Names\n\n", 1)[1].splitlines()[0].split(" · ")
+    assert {"Hortense Vallière", "Hetzner", "Quimper"} <= set(index)
     assert result["pressure"]["after"]["tokens"] < result["pressure"]["before"]["tokens"]
     assert result["pressure"]["after"]["unsynthesized_tokens"] == 0
 
@@ -93,7 +93,7 @@ def test_a_superseded_synthesis_moves_whole_to_the_archive(planted):
         "R100", first["path"], moved, "A", second["path"]]
     text = memory.read_text(second["path"])
     assert "I promise to send Hortense the signed contract by Friday." in text       # carried from the first
-    assert "Then we pick them on Sunday." in text and "- Octave (" in text           # and the new turns
+    assert "Then we pick them on Sunday." in text and "Octave" in text.split("## Names")[1]   # and the new turns
     assert notes.read(memory.root / second["path"])["sources"][0] == f"[[{moved[:-3]}]]"
     assert str(notes.read(memory.root / second["path"])["from"]) == "2026-11-28"
     assert_clean(memory.root)
@@ -182,26 +182,67 @@ MODEL_ESSENCE = """```markdown
 # Essence
 ## Decisions
 - The archive goes to Hetzner ^{b1}
-## Promises
+## Commitments
 - Send Hortense the contract by Friday ^{b3}
 ```"""
 
 
-def test_a_configured_model_writes_the_essence_and_the_names_are_kept(memory, monkeypatch):
+def test_a_configured_model_writes_lines_the_guard_keeps_and_the_dropped_facts_stay(memory, monkeypatch):
     monkeypatch.setenv("SOUVERAINE_NOW", "2026-11-30T20:00:00")
     blocks = say(memory, "2026-11-30T09:00:00", PLANTED)
     with FakeModel([answer(MODEL_ESSENCE.format(b1=blocks[1], b3=blocks[3]))]) as server:
         configure(memory, "inference", endpoint=server.base, model="big", archivist_model="small")
         result = archive.run(memory, force=True)
     [request] = server.requests
-    assert request["json"]["model"] == "small"
-    assert "(nothing yet)" in request["json"]["messages"][1]["content"]
+    assert request["json"]["model"] == "small" and request["json"]["stream"] is True
+    assert request["json"]["max_tokens"] == 1500
     assert f"[^{blocks[2]} · 2026-11-30 09:02 · user] The lease must be signed" in request["json"]["messages"][1]["content"]
     note = notes.read(memory.root / result["path"])
-    assert note["method"] == "small"
-    assert f"- The archive goes to Hetzner [[journal/2026/11/2026-11-30#^{blocks[1]}]]" in note.body
+    assert note["method"] == "small" and result["guard"]["kept"] == 2 and "refused" not in result
+    assert f"- The archive goes to Hetzner ([[journal/2026/11/2026-11-30#^{blocks[1]}]])" in note.body
+    assert f"- Send Hortense the contract by Friday ([[journal/2026/11/2026-11-30#^{blocks[3]}]])" in note.body
+    # the model's lines replace the extractive lines they cover; the fact it dropped is kept
+    assert "We decided to host the orchard archive" not in note.body
+    assert "The lease must be signed on 2027-03-14 at the notary in Quimper." in note.body
     assert "```" not in note.body and "\n# Essence\n" not in note.body
-    assert f"## Names\n\n- Hortense Vallière ([[journal/2026/11/2026-11-30#^{blocks[0]}]])" in note.body
+    assert "## Names\n\nHortense Vallière · Hetzner" in note.body
+    assert_clean(memory.root)
+
+
+NONSENSE = """## Decisions
+- The Bramley apple trees will be pruned every two years ^{b1}
+- [^{b2} · 2026-11-30 09:02 · user] The lease must be signed
+- round 150: the user agreed ^{b0}
+## Dates and times
+- The lease is signed at 24:59 on 2027-03-14 ^{b2}
+- Hortense called about the orchard lease ^t000000u0000
+## People
+- Hortense Vallière called about the lease
+"""
+
+
+def test_a_models_nonsense_is_never_committed_the_extractive_synthesis_is_and_the_inner_voice_says_why(memory, monkeypatch):
+    monkeypatch.setenv("SOUVERAINE_NOW", "2026-11-30T20:00:00")
+    blocks = say(memory, "2026-11-30T09:00:00", PLANTED)
+    with FakeModel([answer(NONSENSE.format(b0=blocks[0], b1=blocks[1], b2=blocks[2]))]) as server:
+        configure(memory, "inference", endpoint=server.base, model="smollm2-135m")
+        result = archive.run(memory, force=True)
+    note = notes.read(memory.root / result["path"])
+    assert note["method"] == "extractive" and result["method"] == "extractive"
+    assert result["guard"] == {"kept": 0, "refused": 6, "share": 0.0, "why": result["guard"]["why"]}
+    assert "Bramley" not in note.body and "24:59" not in note.body and "round 150" not in note.body
+    assert "t000000u0000" not in note.body and "[[[" not in note.body
+    for sentence in ("We decided to host the orchard archive on Hetzner, not at home.",
+                     "The lease must be signed on 2027-03-14 at the notary in Quimper.",
+                     "I promise to send Hortense the signed contract by Friday."):
+        assert sentence in note.body
+    voice = memory.read_text("system/metacognition/subconscious.md").splitlines()
+    said = [line for line in voice if "smollm2-135m" in line]
+    assert len(said) == 1 and said[0].startswith("[2026-11-30 20:00] [URGENCY: medium] — The archivist's model "
+                                                  "smollm2-135m wrote an essence the guard refused (6 of 6 lines: ")
+    assert said[0].endswith("); the extractive synthesis was kept.")
+    assert git(memory.root, "show", "--name-only", "--format=", "HEAD").split() == [
+        "system/metacognition/subconscious.md", result["path"]]
     assert_clean(memory.root)
 
 

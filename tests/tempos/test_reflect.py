@@ -160,30 +160,33 @@ def test_the_cli_reports_in_text_and_json(memory, monkeypatch, invoke):
 
 
 MODEL_ANSWER = """**The Fold** — where intensity vibrated:
-- The third turn pressed hardest ^{b2}
+- The user was worried about losing the ledger again ^{b2}
+- A made-up id points nowhere ^{bogus}
 
 ## The Chain
-1. The ledger passed from the user to the assistant ^{b0} ^{b1}
+1. The ledger meeting passed from the user to the assistant ^{b0} ^{b1}
 
-Anchor: care for the ledger held ^{b0} ^{bogus}
+Anchor: the ledger meeting held ^{b0} ^{b1}
 """
 
 
-def test_a_configured_model_writes_the_fold_chain_and_anchor(memory, monkeypatch, invoke):
+def test_a_configured_model_writes_the_fold_chain_and_anchor_through_the_guard(memory, monkeypatch, invoke):
     monkeypatch.setenv("SOUVERAINE_NOW", "2026-11-30T15:00:00")
     blocks = say(memory, "2026-11-30T14:00:00", WINDOW[:3])
     with FakeModel([answer(MODEL_ANSWER.format(b0=blocks[0], b1=blocks[1], b2=blocks[2], bogus="t000000u0000"))]) as server:
         configure(memory, "inference", endpoint=server.base, model="tiny", reflection_model="witness")
         result = reflect.run(memory, force=True)
     [request] = server.requests
-    assert request["json"]["model"] == "witness"
+    assert request["json"]["model"] == "witness" and request["json"]["max_tokens"] == 600
     assert request["json"]["messages"][0]["content"] == reflect.SYSTEM_PROMPT
     assert f"[^{blocks[2]} · 2026-11-30 14:02 · user] Badly!" in request["json"]["messages"][1]["content"]
-    assert result["method"] == "witness"
+    assert result["method"] == "witness" and "refused" not in result
     assert "_Witnessed by the model witness; a witness does not correct._" in memory.read_text(result["path"])
-    assert result["fold"] == [f"The third turn pressed hardest [[journal/2026/11/2026-11-30#^{blocks[2]}|2026-11-30 14:02]]"]
-    assert result["chain"] == [f"The ledger passed from the user to the assistant [[journal/2026/11/2026-11-30#^{blocks[0]}|2026-11-30 14:00]] [[journal/2026/11/2026-11-30#^{blocks[1]}|2026-11-30 14:01]]"]
-    assert result["anchor"] == [f"care for the ledger held [[journal/2026/11/2026-11-30#^{blocks[0]}|2026-11-30 14:00]] ^t000000u0000"]
+    link = lambda n: f"[[journal/2026/11/2026-11-30#^{blocks[n]}|2026-11-30 14:0{n}]]"  # noqa: E731
+    assert result["fold"] == [f"The user was worried about losing the ledger again {link(2)}"]
+    assert result["chain"] == [f"The ledger meeting passed from the user to the assistant {link(0)} {link(1)}"]
+    assert result["anchor"] == [f"the ledger meeting held {link(0)} {link(1)}"]
+    assert "t000000u0000" not in memory.read_text(result["path"])
     assert result["flame"] == ["Marguerite Duras", "Ottoline"]
     assert_clean(memory.root)
 
@@ -202,17 +205,19 @@ def test_a_model_that_is_down_fails_loudly_and_writes_nothing(memory, monkeypatc
     assert_clean(memory.root)
 
 
-def test_a_model_answer_without_the_sections_is_refused(memory, monkeypatch):
+def test_a_model_answer_the_guard_refuses_gives_the_extractive_witness_and_one_line_of_why(memory, monkeypatch):
+    monkeypatch.setenv("SOUVERAINE_NOW", "2026-11-30T15:00:00")
     say(memory, "2026-11-30T14:00:00", WINDOW[:2])
     with FakeModel([answer("Sure! Here is a poem about ledgers.")]) as server:
         configure(memory, "inference", endpoint=server.base, model="tiny")
-        try:
-            reflect.run(memory, force=True)
-        except Exception as exc:
-            error = exc
-    assert error.code == "inference_bad_reply"
-    assert str(error) == (f"the model tiny at {server.base} answered without the fold, chain, anchor section(s); "
-                          "try another [inference] reflection_model, or pass --extractive")
+        result = reflect.run(memory, force=True)
+    assert result["reflected"] and result["method"] == "extractive"
+    assert result["refused"] == ("The witness model tiny left the fold, chain, anchor without a line the guard keeps "
+                                 "(0 lines in all; no such section); the extractive witness was kept.")
+    assert "_Witnessed by the extractive method" in memory.read_text(result["path"])
+    voice = memory.read_text("system/metacognition/subconscious.md")
+    assert voice.count("The witness model tiny") == 1
+    assert_clean(memory.root)
 
 
 def test_model_check_reports_the_endpoint(memory, invoke):

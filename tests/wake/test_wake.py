@@ -42,9 +42,11 @@ def test_what_shaped_you_is_constitutive_first_with_dates_and_witnesses(wake):
 
 
 def test_pinned_files_persona_first_state_last_never_the_journal(wake):
-    paths = [item["path"] for item in wake.json()["system"]]
+    system = wake.json()["system"]
+    paths = [item["path"] for item in system]
     assert paths[:2] == ["system/persona/identity.md", "system/persona/principles.md"]
-    assert paths[-2:] == ["system/conventions.md", "system/state.md"]
+    assert paths[-3:] == ["system/conventions.md", "system/", "system/state.md"]
+    assert "system/human/prefs/communication.md" in paths and "system/human/identity.md" in system[-2]["unwritten"]
     assert "system/persona/effective.md" not in paths
     assert not any(p.startswith(("journal/", "system/synthesized/", "system/metacognition/")) for p in paths)
     text = wake().stdout

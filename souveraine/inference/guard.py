@@ -1,0 +1,82 @@
+"""What a model's line must be before the memory keeps it.
+
+A local model, a small one above all, writes fluent lines that are not so: invented facts,
+turns that never happened, impossible times, ids copied from nowhere. A line is kept only
+when it reads as a point (not a transcript turn), cites by ``^block-id`` at least one turn
+of the window it was shown, shares content words with what it cites, and every figure it
+holds (a time, a date, a number) stands in a turn it cites. The caller decides what to do
+with an answer most of whose lines fail (the tempos fall back to their extractive method).
+"""
+
+import re
+from dataclasses import dataclass, field
+
+_ID = re.compile(r"\^([A-Za-z0-9][A-Za-z0-9-]*)")
+_TRANSCRIPT = re.compile(
+    r"^\s*(?:\[\^?[A-Za-z0-9-]+\s*·|\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d|\[?\d\d:\d\d(?::\d\d)?\]?\s*(?:·|-|—)"
+    r"|(?:\*\*)?(?:user|assistant|human|ai|system|reflection)(?:\*\*)?\s*[:·\]]|round\s+\d+|turn\s+\d+\s*[:·])",
+    re.IGNORECASE)
+_FIGURE = re.compile(r"\d+(?:[.,:h]\d+)*")
+
+
+@dataclass
+class Verdict:
+    kept: list[tuple[str, list[str]]] = field(default_factory=list)   # (text without ids, cited ids)
+    refused: list[tuple[str, str]] = field(default_factory=list)      # (line, why)
+
+    @property
+    def share(self) -> float:
+        total = len(self.kept) + len(self.refused)
+        return len(self.kept) / total if total else 0.0
+
+    def why(self) -> str:
+        """The commonest reasons, for one line of the inner voice."""
+        counts: dict[str, int] = {}
+        for _, reason in self.refused:
+            counts[reason] = counts.get(reason, 0) + 1
+        return "; ".join(f"{n} {reason}" for reason, n in sorted(counts.items(), key=lambda kv: -kv[1])[:3])
+
+
+def check(lines: list[str], window: dict[str, str]) -> Verdict:
+    """Each line judged against ``window`` (block id → the turn's text)."""
+    verdict = Verdict()
+    for line in lines:
+        reason, text, ids = judge(line, window)
+        if reason:
+            verdict.refused.append((line, reason))
+        else:
+            verdict.kept.append((text, ids))
+    return verdict
+
+
+def judge(line: str, window: dict[str, str]) -> tuple[str | None, str, list[str]]:
+    """(why it is refused or None, its text without the ids, the ids it cites)."""
+    from souveraine.inference import extractive
+
+    bare = re.sub(r"^\s*(?:[-*+]|\d+[.)])\s+", "", line).strip()
+    if _TRANSCRIPT.match(bare) or _TRANSCRIPT.match(line):
+        return "shaped like a transcript turn", bare, []
+    ids = list(dict.fromkeys(_ID.findall(bare)))
+    text = _ID.sub("", bare)
+    text = re.sub(r"\(\s*[,;\s]*\)|\[\s*\]", "", text)
+    text = " ".join(text.split()).strip(" ,;·—-")
+    if not ids:
+        return "citing no turn", text, ids
+    unknown = [i for i in ids if i not in window]
+    if unknown:
+        return "citing turns not in the window", text, ids
+    if len(extractive.content_words(text)) < 2:
+        return "saying nothing", text, ids
+    cited = "\n".join(window[i] for i in ids)
+    said = set(extractive.content_words(cited))
+    words = set(extractive.content_words(text))
+    if len(words & said) < min(2, len(words)):
+        return "sharing no words with the turns they cite", text, ids
+    figures = {_digits(f) for f in _FIGURE.findall(text)}
+    if figures - {_digits(f) for f in _FIGURE.findall(cited)}:
+        return "holding figures the cited turns do not", text, ids
+    return None, text, ids
+
+
+def _digits(figure: str) -> str:
+    return re.sub(r"\D", "", figure).lstrip("0") or "0"
