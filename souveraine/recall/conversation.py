@@ -8,7 +8,7 @@ that turn's match (``ANSWER_SHARE``, measured in bench/quality_recall.py).
 
 from dataclasses import dataclass
 
-ANSWER_SHARE = 0.5
+ANSWER_SHARE = 0.5      # the default of rank.Ranking.answer_share
 SPEAKERS = frozenset({"user", "assistant"})
 
 

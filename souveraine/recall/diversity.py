@@ -9,7 +9,7 @@ note's own file, a derived note's source session) and when they matched the same
 
 from dataclasses import dataclass, field
 
-PENALTY = 0.3
+PENALTY = 0.3           # the default of rank.Ranking.diversity
 POOL = 4            # candidates looked at per hit asked for
 
 

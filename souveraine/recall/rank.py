@@ -26,9 +26,9 @@ DAY = 86_400.0
 SAMPLE = 2000           # newest documents a word's share is read on
 COMMON_SHARE = 0.3      # above it a word is too common to rank by
 WINDOW = 1000           # newest matches scored when every word is that common
-DATE_WEIGHT = 2.0       # a hit said or told of within the query's dates scores up to this much more
+DATE_WEIGHT = 4.0       # a hit said or told of within the query's dates scores up to this much more
 TOLD_AFTER_DAYS = 10.0  # half-life of the evidence of a turn said after the period: events are told later
-SAID_BEFORE_DAYS = 3.0  # … and before it (plans)
+SAID_BEFORE_DAYS = 1.5  # … and before it (plans)
 
 
 @dataclass(frozen=True)
@@ -38,6 +38,9 @@ class Ranking:
     recency: bool = True
     recency_weight: float = RECENCY_WEIGHT
     weights: dict[str, float] = field(default_factory=lambda: dict(COLUMN_WEIGHTS))
+    date_weight: float = DATE_WEIGHT
+    answer_share: float = 0.5           # conversation.ANSWER_SHARE
+    diversity: float = 0.3              # diversity.PENALTY
 
     def params(self) -> dict[str, float]:
         return {"now": self.now, "half_life": self.half_life_days * DAY,

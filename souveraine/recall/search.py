@@ -145,7 +145,11 @@ class Search:
             match = query.both(query.expression(kept), self.person)
             pool = self._pool(conn, kept, match, True)
         every = query.both(query.expression(self.terms), self.person)
-        return _hits(conn, self._rerank(conn, pool, kept), every or match)   # mark every word asked for
+        ranked = self._rerank(conn, pool, kept)
+        if len(ranked) < self.limit and not self.evidence.open and not self.person:
+            taken = {doc_id for doc_id, _ in ranked}        # the words found little: the period fills the rest
+            ranked += [row for row in self._listing(conn) if row[0] not in taken][:self.limit - len(ranked)]
+        return _hits(conn, ranked, every or match)   # mark every word asked for
 
     # -- the pool SQLite ranks -------------------------------------------------------------
 
@@ -208,9 +212,9 @@ class Search:
         meta = _meta(conn, pool)
         turns = {i: conversation.Turn(i, m["path"], m["session"], m["role"], m["kind"]) for i, m in meta.items()}
         relevance = dict(pool)
-        for asked, answer in conversation.answers(conn, turns).items():
+        for asked, answer in (conversation.answers(conn, turns) if self.ranking.answer_share else {}).items():
             if answer in pool or not self.person:           # an answer must name the person itself
-                relevance[answer] = relevance.get(answer, 0.0) + conversation.ANSWER_SHARE * pool[asked]
+                relevance[answer] = relevance.get(answer, 0.0) + self.ranking.answer_share * pool[asked]
         meta.update(_meta(conn, [i for i in relevance if i not in meta]))
         meta = {i: m for i, m in meta.items() if _allowed(m, self.filters)}
         told = _told(conn, meta) if not self.evidence.open else {}
@@ -219,13 +223,13 @@ class Search:
             score = relevance[doc_id] * rank.boost(self.ranking, m["tier"], m["decays"], m["ts"])
             if not self.evidence.open:
                 said = _day(m["at"])
-                score *= 1.0 + rank.DATE_WEIGHT * rank.closeness(self.evidence, said, told.get(doc_id, []))
+                score *= 1.0 + self.ranking.date_weight * rank.closeness(self.evidence, said, told.get(doc_id, []))
             scores[doc_id] = score
         if not self.every:
             _one_per_source(scores, meta)
         words = _words(conn, terms, list(scores))
         candidates = [diversity.Candidate(i, s, _group(meta[i]), words.get(i, frozenset())) for i, s in scores.items()]
-        return [(c.id, c.score) for c in diversity.select(candidates, self.limit)]
+        return [(c.id, c.score) for c in diversity.select(candidates, self.limit, self.ranking.diversity)]
 
 
 def _within(span: dates.Span) -> tuple[str, dict]:

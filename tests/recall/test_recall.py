@@ -59,7 +59,7 @@ def test_dates_in_the_query_rank_and_since_until_filter(memory, say, note):
     note("reference/books.md", "Every book I own.")
     march = recall(memory, "what did I say about that book in March")
     assert (paths(march)[0], march.text, march.phrases) == ("journal/2026/03/2026-03-14.md", "what did I say about that book", ["in March"])
-    assert len(march.hits) == 5                 # evidence, not a wall: nothing is taken away
+    assert len([h for h in march.hits if "book" in h.snippet]) == 5     # evidence, not a wall: nothing is taken away
     assert paths(recall(memory, "book 2026-05"))[0] == "journal/2026/05/2026-05-02.md"
     assert paths(recall(memory, "book yesterday"))[0] == "journal/2026/11/2026-11-28.md"     # the day before the latest turn
     assert paths(recall(memory, "book in March 2025"))[0] == "journal/2025/03/2025-03-10.md"
@@ -81,7 +81,7 @@ def test_relative_dates_count_from_the_latest_turn_or_now(memory, say):
     assert june.readings[0].ambiguous and "latest June up to 2023-10-20" in june.readings[0].note
     assert june.anchor == "the memory's latest turn"
     last_year = recall(memory, "their camping trip last year")
-    assert last_year.hits[0].date.startswith("2022-06-20") and len(last_year.hits) == 2
+    assert last_year.hits[0].date.startswith("2022-06-20") and len(last_year.hits) == 3     # the period fills the rest
     assert recall(memory, "camping in June", now="2022-12-01").hits[0].date.startswith("2022-06-20")
 
 
