@@ -45,6 +45,11 @@ def terms(text: str) -> list[Term]:
     return kept or found
 
 
+def words(text: str) -> list[str]:
+    """The words of a text, as the index's tokenizer splits them (accents kept)."""
+    return _WORD.findall(unicodedata.normalize("NFKC", text or ""))
+
+
 def informative(text: str) -> bool:
     """Whether ``text`` holds a word that is not a common one."""
     return any(_kept(t) for t in _parse(unicodedata.normalize("NFKC", text or "")))

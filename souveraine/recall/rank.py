@@ -26,6 +26,8 @@ DAY = 86_400.0
 SAMPLE = 2000           # newest documents a word's share is read on
 COMMON_SHARE = 0.3      # above it a word is too common to rank by
 WINDOW = 1000           # newest matches scored when every word is that common
+RARE_SHARE = 0.01       # above it a word is frequent: scored over the newest documents only …
+RECENT_DOCS = 20_000    # … these many (a year and a half of 40 turns a day)
 DATE_WEIGHT = 4.0       # a hit said or told of within the query's dates scores up to this much more
 TOLD_AFTER_DAYS = 10.0  # half-life of the evidence of a turn said after the period: events are told later
 SAID_BEFORE_DAYS = 1.5  # … and before it (plans)
@@ -82,28 +84,58 @@ def closeness(span: dates.Span, said: date | None, told: list[tuple[date, date]]
     return best
 
 
-def informative(conn, terms: list) -> tuple[list, bool]:
-    """The terms worth ranking by, and whether the search needs a window of newest matches.
+@dataclass
+class Plan:
+    """Which terms to rank by, and how far back each is scored (see ``plan``)."""
+
+    terms: list                     # the terms ranked by
+    window: bool = False            # every term is common: only the newest WINDOW matches
+    recent: int = 0                 # frequent terms are scored on documents from this id on
+    rare: list = field(default_factory=list)        # … and these over the whole memory
+
+
+def plan(conn, terms: list) -> Plan:
+    """The terms worth ranking by, and where each is scored, so that a query costs the same in a
+    memory of ten years as in one of one.
 
     A word in a third of the documents weighs almost nothing in BM25 (its IDF tends to 0;
     above half, FTS5 clamps it to 1e-6), yet scoring its matches costs the most: at ten years
     "thinking" matches 100,000 turns. Such words are dropped when rarer ones remain. Porter
     stemming makes a few names such words ("Ines" is read "in"). When every word is that
     common, the ranking is all tier and recency anyway, so only the newest matches are scored.
-    The share is read on the newest documents, which costs a fraction of a millisecond.
+
+    Scoring is what costs (FTS5 ranks every match), so in a memory of more than RECENT_DOCS
+    documents a *frequent* word (in more than RARE_SHARE of the newest documents: 16,000
+    matches at ten years) is scored over the newest RECENT_DOCS documents only, and the rare
+    words over the whole memory: an older turn is found by the query's rarer words. (Pairs of
+    frequent words scored together were tried: words that go together, "curry" and
+    "lentils", match together as often as alone.)
+    The shares are read on the newest documents, which costs a fraction of a millisecond.
     """
     single = [t for t in terms if len(t.words) == 1 and not t.prefix]
     if not single:
-        return terms, False
+        return Plan(terms)
     top = conn.execute("SELECT max(id) FROM docs").fetchone()[0] or 0
     floor = top - SAMPLE
     size = conn.execute("SELECT count(*) FROM docs WHERE id > ?", (floor,)).fetchone()[0]
     if size < SAMPLE // 2:
-        return terms, False
-    common = {id(t) for t in single if conn.execute(
-        "SELECT count(*) FROM fts WHERE fts MATCH ? AND rowid > ?", (t.fts(), floor)).fetchone()[0] > COMMON_SHARE * size}
-    kept = [t for t in terms if id(t) not in common]
-    return (kept, False) if kept else (terms, True)
+        return Plan(terms)
+    share = {id(t): conn.execute("SELECT count(*) FROM fts WHERE fts MATCH ? AND rowid > ?",
+                                 (t.fts(), floor)).fetchone()[0] / size for t in single}
+    kept = [t for t in terms if share.get(id(t), 0.0) <= COMMON_SHARE]
+    if not kept:
+        return Plan(terms, window=True)
+    frequent = [t for t in kept if share.get(id(t), 0.0) > RARE_SHARE]
+    if not frequent or top <= RECENT_DOCS:
+        return Plan(kept)
+    rare = [t for t in kept if share.get(id(t), 0.0) <= RARE_SHARE]
+    return Plan(kept, recent=top - RECENT_DOCS, rare=rare)
+
+
+def informative(conn, terms: list) -> tuple[list, bool]:
+    """The terms worth ranking by, and whether only the newest matches are scored."""
+    found = plan(conn, terms)
+    return found.terms, found.window
 
 
 def window(conn, match: str) -> int:

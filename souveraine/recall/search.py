@@ -26,7 +26,7 @@ SNIPPET_TOKENS = 24
 PERSON_COLUMNS = ("title", "body", "links")
 POOL = 8                # candidates SQLite hands over per hit asked for (at least MIN_POOL)
 MIN_POOL = 80
-WORD_COLUMNS = "{title body links}"
+DEEP_POOL = 2000        # matches looked through for those telling of the query's dates
 
 
 @dataclass
@@ -135,11 +135,12 @@ class Search:
     every: bool = False                     # a derived note beside its source turn
 
     def run(self, conn) -> list[Hit]:
-        kept, window = rank.informative(conn, self.terms)
+        plan = rank.plan(conn, self.terms)
+        kept = plan.terms
         match = query.both(query.expression(kept), self.person)
         if not match:
             return _hits(conn, self._listing(conn), None)
-        pool = self._pool(conn, kept, match, window)
+        pool = self._pool(conn, kept, match, plan.window, plan)
         if not pool and len(kept) < len(self.terms):            # the rare words found nothing: try them all
             kept = self.terms
             match = query.both(query.expression(kept), self.person)
@@ -153,23 +154,68 @@ class Search:
 
     # -- the pool SQLite ranks -------------------------------------------------------------
 
-    def _pool(self, conn, terms: list[query.Term], match: str, window: bool) -> dict[int, float]:
-        """The best matches' ids and relevance (BM25 alone)."""
+    def _pool(self, conn, terms: list[query.Term], match: str, window: bool,
+              plan: rank.Plan | None = None) -> dict[int, float]:
+        """The best matches' ids and relevance (BM25 alone, which FTS5 sorts by itself: no join
+        per match, so the cost is FTS5's own); the filters, tier and freshness come after."""
         where, params = self.filters
-        params = {**params, **self.ranking.params(), "match": match,
-                  "pool": max(MIN_POOL, POOL * self.limit)}
+        size = max(MIN_POOL, POOL * self.limit)
+        rank_by = f"bm25({', '.join(repr(float(self.ranking.weights.get(c, 1.0))) for c in index.COLUMNS)})"
+        base = "SELECT rowid, -rank FROM fts WHERE fts MATCH :match AND rank MATCH :rank"
+        params = {**params, **self.ranking.params(), "match": match, "rank": rank_by, "size": size}
+        bounds = ""
         if window:
-            where = [*where, "fts.rowid >= :window"]
+            bounds = " AND rowid >= :window"
             params["window"] = rank.window(conn, match)
-        relevance = self.ranking.relevance(index.COLUMNS) if terms else "1.0"
-        sql = (f"SELECT d.id, {relevance} AS rel FROM fts JOIN docs d ON d.id = fts.rowid"
-               f" WHERE fts MATCH :match{''.join(' AND ' + w for w in where)}"
-               f" ORDER BY rel * {Ranking.boost('d')} DESC, d.ts DESC LIMIT :pool")
-        pool = dict(conn.execute(sql, params).fetchall())
+        elif plan and plan.recent:
+            bounds = " AND rowid >= :window"
+            params["window"] = plan.recent
+        narrow = [w for w in where if w != "d.visibility != 'private'"]
+        deep = size if self.evidence.open else DEEP_POOL
+        if narrow:                  # an explicit filter: SQLite joins, and what it keeps is narrower
+            sql = (f"SELECT d.id, -fts.rank FROM fts JOIN docs d ON d.id = fts.rowid WHERE fts MATCH :match"
+                   f" AND fts.rank MATCH :rank{bounds.replace('rowid', 'fts.rowid')}"
+                   f"{''.join(' AND ' + w for w in narrow)} ORDER BY fts.rank LIMIT :deep")
+        else:
+            sql = f"{base}{bounds} ORDER BY rank LIMIT :deep"
+        rows = conn.execute(sql, {**params, "deep": deep}).fetchall()
+        if plan and plan.recent and plan.rare and not narrow:      # older documents: by their rare words
+            older = query.both(query.expression(plan.rare), self.person)
+            rows += conn.execute(f"{base} AND rowid < :window ORDER BY rank LIMIT :size",
+                                 {**params, "match": older}).fetchall()
+            rows.sort(key=lambda row: -row[1])
+        pool = dict(rows[:size])
         if not self.evidence.open:
-            within, extra = _within(self.evidence)
-            pool.update(conn.execute(sql.replace(" ORDER BY", f" AND {within} ORDER BY"), {**params, **extra}).fetchall())
+            pool.update(self._within_pool(conn, base, params, rows))
         return pool
+
+    def _within_pool(self, conn, base: str, params: dict, deep: list[tuple[int, float]]) -> list[tuple[int, float]]:
+        """The best matches said in the period (a run of ids, since they grow with time: FTS5
+        seeks to it) or telling of it (found among the deeper pool; a rowid list would make
+        FTS5 run the query once per id)."""
+        said, told, extra = [], [], {}
+        if self.evidence.since:
+            said.append("ts >= :ev_since")
+            told.append("until >= :ev_since")
+            extra["ev_since"] = self.evidence.since.isoformat()
+        if self.evidence.until:
+            said.append("ts < :ev_after")
+            told.append("since <= :ev_until")
+            extra.update(ev_after=(self.evidence.until + timedelta(days=1)).isoformat(),
+                         ev_until=self.evidence.until.isoformat())
+        low, high = conn.execute(              # turns: their ids follow their time (notes' need not)
+            f"SELECT min(id), max(id) FROM docs WHERE kind = 'turn' AND {' AND '.join(said)}",
+            {k: _stamp(v) for k, v in extra.items() if k in ("ev_since", "ev_after")}).fetchone()
+        rows = []
+        if low is not None:
+            rows += conn.execute(f"{base} AND rowid BETWEEN :low AND :high ORDER BY rank LIMIT :size",
+                                 {**params, "low": low, "high": high}).fetchall()
+        found = [doc_id for doc_id, _ in deep]
+        marks = ", ".join("?" * len(found))
+        telling = {r[0] for r in conn.execute(
+            f"SELECT doc FROM mentions WHERE doc IN ({marks}) AND {' AND '.join(told).replace(':ev_since', '?').replace(':ev_until', '?')}",
+            [*found, *[extra[k] for k in ("ev_since", "ev_until") if k in extra]])} if found else set()
+        return rows + [row for row in deep if row[0] in telling][:params["size"]]
 
     def _listing(self, conn) -> list[tuple[int, float]]:
         """No words to rank by: what the period holds, newest first, then what lies nearest it."""
@@ -227,7 +273,8 @@ class Search:
             scores[doc_id] = score
         if not self.every:
             _one_per_source(scores, meta)
-        words = _words(conn, terms, list(scores))
+        ordered = sorted(scores, key=lambda i: -scores[i])[:self.limit * diversity.POOL]
+        words = _words(conn, terms, ordered)
         candidates = [diversity.Candidate(i, s, _group(meta[i]), words.get(i, frozenset())) for i, s in scores.items()]
         return [(c.id, c.score) for c in diversity.select(candidates, self.limit, self.ranking.diversity)]
 
@@ -244,6 +291,11 @@ def _within(span: dates.Span) -> tuple[str, dict]:
         told.append("since <= :ev_until")
         params.update(ev_after=(span.until + timedelta(days=1)).isoformat(), ev_until=span.until.isoformat())
     return (f"(({' AND '.join(said)}) OR d.id IN (SELECT doc FROM mentions WHERE {' AND '.join(told)}))", params)
+
+
+def _stamp(day: str) -> float:
+    """Midnight of an ISO day, local time, as POSIX seconds (how ``docs.ts`` counts)."""
+    return datetime.fromisoformat(day).timestamp()
 
 
 def _middle(span: dates.Span) -> float:
@@ -311,16 +363,22 @@ def _group(m: dict) -> str:
 
 
 def _words(conn, terms: list[query.Term], ids: list[int]) -> dict[int, frozenset]:
-    """Which of the query's terms each document holds in its own words (not its context)."""
+    """Which of the query's terms each document holds in its own words (not its context),
+    read from its text: a term counts where a word shares its first five letters (a stem
+    is near enough to tell two hits apart)."""
     if len(terms) < 2 or not ids:
         return {}
+    wanted = [{_stem(w) for w in term.words} for term in terms]
     marks = ", ".join("?" * len(ids))
-    out: dict[int, set] = {}
-    for n, term in enumerate(terms):
-        for (doc_id,) in conn.execute(f"SELECT rowid FROM fts WHERE fts MATCH ? AND rowid IN ({marks})",
-                                      [f"{WORD_COLUMNS} : {term.fts()}", *ids]):
-            out.setdefault(doc_id, set()).add(n)
-    return {k: frozenset(v) for k, v in out.items()}
+    out = {}
+    for doc_id, title, body in conn.execute(f"SELECT id, title, body FROM docs WHERE id IN ({marks})", ids):
+        held = {_stem(w) for w in query.words(f"{title or ''} {body or ''}")}
+        out[doc_id] = frozenset(n for n, stems in enumerate(wanted) if stems <= held)
+    return out
+
+
+def _stem(word: str) -> str:
+    return word.lower()[:5]
 
 
 def _day(at: str | None) -> date | None:
