@@ -110,8 +110,10 @@ def _search(conn, memory, update, text, since, until, tier, within, person_match
     filters = _filters(memory, hard, tier, within, private)
     ranking = ranking or Ranking(moment.timestamp(), memory.config["recall"]["half_life_days"], recency)
     terms = query.terms(found.text)
+    if found.span.empty:            # phrases that contradict each other rank nothing
+        found = dates.Found(dates.Span(), found.text, found.phrases, found.readings)
     result = Result([], found.text, found.span, found.phrases, update, found.readings, anchor)
-    if hard.empty or found.span.empty:
+    if hard.empty:
         return result
     if not query.informative(found.text) and (not found.span.open or not hard.open or person_match):
         terms = []              # "what did I say last week": a listing of last week
@@ -119,6 +121,12 @@ def _search(conn, memory, update, text, since, until, tier, within, person_match
         return result
     search = Search(terms, person_match, filters, ranking, limit, found.span, every)
     result.hits = search.run(conn)
+    if len(result.hits) < limit and found.phrases and query.informative(text):
+        # The words left once the dates were read found little: the dates' own words may find
+        # more ("the 15th", "June"), as plain BM25 would; never "nothing" where it finds something.
+        plain = Search(query.terms(text), person_match, filters, ranking, limit - len(result.hits), dates.Span(), every)
+        seen = {(h.path, h.block) for h in result.hits}
+        result.hits += [h for h in plain.run(conn) if (h.path, h.block) not in seen]
     if context:
         _add_context(conn, result.hits, context)
     return result
