@@ -401,7 +401,13 @@ def model_lines(turns: list[Turn], limits: dict, endpoint: inference.Endpoint, p
     chunks = _chunks(turns, max(2000, min(CHUNK_CHARS, room)))
     items, kept, refused, reasons = [], 0, 0, []
     for done, chunk in enumerate(chunks, 1):
-        answer = client.ask(SYSTEM_PROMPT.format(words=words), USER_PROMPT.format(turns=chunk), max_tokens=sized.max_tokens)
+        try:
+            answer = client.ask(SYSTEM_PROMPT.format(words=words), USER_PROMPT.format(turns=chunk), max_tokens=sized.max_tokens)
+        except inference.InferenceError as exc:
+            if exc.code not in inference.ANSWER_FAILURES:
+                raise
+            refused, reasons = refused + 1, reasons + [_UNFINISHED if exc.code == "inference_truncated" else "empty answers"]
+            continue
         for kind, lines in _sections(answer).items():
             verdict = guard.check(lines, window)
             kept, refused = kept + len(verdict.kept), refused + len(verdict.refused)
@@ -423,6 +429,7 @@ def model_lines(turns: list[Turn], limits: dict, endpoint: inference.Endpoint, p
                    "why": why}
 
 
+_UNFINISHED = "answers cut at max_tokens"
 _HEADING = re.compile(r"^\s*(?:#{1,6}\s*|\*\*)?\s*(decisions?|commitments?|promises?|dates?(?:\s+and\s+times?)?|times?|"
                       r"numbers?|preferences?|people|persons?)\s*(?:\*\*)?\s*:?\s*$", re.IGNORECASE)
 _KINDS = {"decision": "decision", "commitment": "commitment", "promise": "commitment", "date": "date", "time": "date",

@@ -215,8 +215,13 @@ def _ask_model(turns: list[Turn], endpoint: inference.Endpoint) -> tuple[tuple |
     An endpoint that fails raises InferenceError before anything is written."""
     sized = inference.budget(endpoint, "reflection")
     room = min(TRANSCRIPT_CHARS, sized.prompt_chars - len(SYSTEM_PROMPT) - len(USER_PROMPT))
-    answer = inference.Client(endpoint).ask(SYSTEM_PROMPT, USER_PROMPT.format(transcript=transcript(turns, room)),
-                                            max_tokens=sized.max_tokens)
+    try:
+        answer = inference.Client(endpoint).ask(SYSTEM_PROMPT, USER_PROMPT.format(transcript=transcript(turns, room)),
+                                                max_tokens=sized.max_tokens)
+    except inference.InferenceError as exc:
+        if exc.code not in inference.ANSWER_FAILURES:
+            raise
+        return None, f"The witness model {endpoint.model} gave no usable answer ({exc}); the extractive witness was kept."
     sections = _sections(answer)
     window = {t.block_id: t.text for t in turns}
     verdicts = {name: guard.check(sections.get(name, []), window) for name in ("fold", "chain", "anchor")}
