@@ -79,7 +79,7 @@ SCHEMA: dict[str, dict[str, Key]] = {
     "git": {
         "author_name": Key(str, "Souveraine", "commit author when git has none configured (cron, CI)"),
         "author_email": Key(str, "souveraine@localhost", "commit email when git has none configured"),
-        "lock_timeout": Key((int, float), 10, "seconds a command waits for another to finish"),
+        "lock_timeout": Key((int, float), 30, "seconds a command waits its turn (first come, first served) for others to finish"),
     },
     "recall": {
         "half_life_days": Key((int, float), 30, "recency half-life for episodic items"),

@@ -1,4 +1,5 @@
 import subprocess
+import time
 
 import pytest
 
@@ -113,8 +114,44 @@ def test_the_second_command_waits_then_fails_clearly(memory):
          "with Memory(sys.argv[1]).lock():\n    print('held', flush=True); time.sleep(3)", str(memory.root)],
         cwd=ROOT, stdout=subprocess.PIPE, text=True)
     assert holder.stdout.readline().strip() == "held"
-    with pytest.raises(LockTimeout, match=r"busy \(held by pid \d+ for over 0.2s\); try again"):
+    with pytest.raises(LockTimeout, match=rf"busy \(held by pid {holder.pid} \(python\) for \d+\.\ds\); "
+                                          r"this process waited 0\.[2-9]s; try again"):
         with memory.lock(timeout=0.2):
             pass
     holder.kill()
     holder.wait()
+
+
+def test_waiters_take_the_lock_first_come_first_served(memory, tmp_path):
+    import sys
+
+    from tests.support import ROOT
+
+    order = tmp_path / "order"
+    queue = memory.cache / "lock.queue"
+    code = ("import sys; from souveraine.store.memory import Memory\n"
+            "with Memory(sys.argv[1]).lock(timeout=60):\n"
+            "    open(sys.argv[2], 'a').write(sys.argv[3] + '\\n')")
+    waiters = []
+    with memory.lock():
+        for n in range(5):
+            waiters.append(subprocess.Popen([sys.executable, "-c", code, str(memory.root), str(order), str(n)], cwd=ROOT))
+            deadline = time.monotonic() + 30
+            while len([p for p in queue.iterdir() if not p.name.startswith(".")]) < n + 2:
+                assert time.monotonic() < deadline, "a waiter never took its ticket"
+                time.sleep(0.01)
+    for waiter in waiters:
+        assert waiter.wait(timeout=60) == 0
+    assert order.read_text().split() == ["0", "1", "2", "3", "4"]
+    assert [p.name for p in queue.iterdir()] == []
+
+
+def test_a_ticket_whose_owner_died_does_not_block_the_queue(memory):
+    queue = memory.cache / "lock.queue"
+    queue.mkdir(parents=True, exist_ok=True)
+    (queue / "00000000000000000001-99999-00000-dead").write_text("")
+    started = time.monotonic()
+    with memory.lock(timeout=5):
+        pass
+    assert time.monotonic() - started < 2
+    assert list(queue.iterdir()) == []
