@@ -49,7 +49,12 @@ def persist_cmd(memory, user_text, assistant_text, session, at_text, claude_code
         return
     try:
         exchange = _exchange(user_text, assistant_text, session, at_text, claude_code)
-        result = tempo.persist(memory, exchange, commit=not no_commit, n1=n1)
+        if claude_code:
+            from souveraine.agents.receipts import persist_once
+
+            result = persist_once(memory, exchange, commit=not no_commit, n1=n1)
+        else:
+            result = tempo.persist(memory, exchange, commit=not no_commit, n1=n1)
     except UsageError as exc:
         if claude_code:
             # Exit 2 from a Stop hook would block Claude from stopping; a bad payload is our problem, not its.

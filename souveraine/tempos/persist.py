@@ -250,6 +250,8 @@ def _journal(change, exchange: Exchange, given: bool = True) -> tuple[list[journ
     user_at = exchange.user_at.astimezone(at.tzinfo) if exchange.user_at else at
     answered = exchange.at if given else None
     said = [("user", exchange.user, user_at, exchange.user_at or answered)] if exchange.user is not None else []
+    if exchange.tool_calls:
+        said.append(("tool", "\n".join(f"- {call}" for call in exchange.tool_calls), at, answered))
     said.append(("assistant", exchange.assistant, at, answered))
     turns, texts, newest = [], {}, None
     for role, text, when, given in said:

@@ -8,6 +8,11 @@ transcript is JSON Lines, one entry a line (``type`` user | assistant | system |
 last user prompt (not a tool result, not a meta or command line) and what the assistant
 did after it. ``last_assistant_message`` is preferred for the answer's words: the
 transcript is written asynchronously and may lag behind the hook.
+
+An exchange read from a hook carries the source's own id for it (the prompt line's ``uuid``
+in a Claude Code transcript), so a hook fired twice is persisted once (``agents.receipts``).
+Tool calls become one line each, the tool and its target (``Read `src/app.py```), never
+their output.
 """
 
 import json
@@ -32,7 +37,8 @@ class Exchange:
     session: str | None = None
     at: datetime | None = None          # when the answer was given (default: now)
     user_at: datetime | None = None     # when the user spoke (default: ``at``)
-    tool_calls: tuple[str, ...] = field(default_factory=tuple)   # what the answer did, as text
+    tool_calls: tuple[str, ...] = field(default_factory=tuple)   # what the answer did, one line each
+    id: str | None = None               # the source's id for this exchange, e.g. "claude-code:<prompt uuid>"
 
     def check(self) -> "Exchange":
         if not isinstance(self.assistant, str) or not self.assistant.strip():
@@ -75,16 +81,67 @@ def from_json(text: str) -> Exchange:
     ).check()
 
 
-def tool_text(call) -> str:
-    """A tool call as one searchable line: its name and its input."""
+# The argument that says what a call acted on, in order of preference (Claude Code's, Codex's,
+# Gemini's and MCP tools' names for them); a pattern is followed by the folder it searched.
+_TARGETS = ("file_path", "notebook_path", "absolute_path", "command", "url", "pattern", "query", "path",
+            "description", "subagent_type", "prompt", "name", "title", "id", "text")
+_TARGET_CHARS = 160
+
+
+def tool_text(call, cwd: str | None = None) -> str:
+    """A tool call as one line: the tool and its target (``Read `config/app.toml```), never its output.
+
+    ``call`` is a string (kept, on one line), or an object: Anthropic's ``{"name", "input"}``,
+    OpenAI's ``{"function": {"name", "arguments"}}`` (arguments as JSON text or an object).
+    Paths under ``cwd`` are shown relative to it.
+    """
     if isinstance(call, str):
-        return call
-    if isinstance(call, dict):
-        function = call.get("function") if isinstance(call.get("function"), dict) else {}
-        name = call.get("name") or function.get("name") or ""
-        args = call.get("input", call.get("arguments", function.get("arguments", "")))
-        return f"{name} {args if isinstance(args, str) else json.dumps(args, ensure_ascii=False)}".strip()
-    return json.dumps(call, ensure_ascii=False)
+        return _one_line(call, 200)
+    if not isinstance(call, dict):
+        return _one_line(json.dumps(call, ensure_ascii=False), 200)
+    function = call.get("function") if isinstance(call.get("function"), dict) else {}
+    name = str(call.get("name") or function.get("name") or "tool")
+    args = call.get("input", call.get("arguments", function.get("arguments")))
+    if isinstance(args, str):
+        try:
+            args = json.loads(args)
+        except ValueError:
+            return f"{name} {_code(_one_line(args, _TARGET_CHARS))}"
+    target = _target(args, cwd) if isinstance(args, dict) else ""
+    return f"{name} {_code(target)}" if target else name
+
+
+def _target(args: dict, cwd: str | None) -> str:
+    key = next((k for k in _TARGETS if isinstance(args.get(k), str) and args[k].strip()), None)
+    if key is None:
+        counted = next(((k, v) for k, v in args.items() if isinstance(v, list)), None)
+        return f"{len(counted[1])} {counted[0]}" if counted else ""
+    text = _relative(args[key], cwd) if key.endswith("path") else args[key]
+    if key == "pattern" and isinstance(args.get("path"), str) and args["path"].strip():
+        text = f"{text} in {_relative(args['path'], cwd)}"
+    return _one_line(text, _TARGET_CHARS)
+
+
+def _relative(path: str, cwd: str | None) -> str:
+    if cwd and path.startswith(cwd.rstrip("/") + "/"):
+        return path[len(cwd.rstrip("/")) + 1:]
+    return path
+
+
+def _one_line(text: str, limit: int) -> str:
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()] or [""]
+    line = lines[0] + (" …" if len(lines) > 1 else "")
+    return line if len(line) <= limit else line[:limit - 1].rstrip() + "…"
+
+
+def _code(text: str) -> str:
+    """``text`` as inline code, its fence longer than any run of backticks inside."""
+    run, fence = 0, 1
+    for char in text:
+        run = run + 1 if char == "`" else 0
+        fence = max(fence, run + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{'`' * fence}{pad}{text}{pad}{'`' * fence}"
 
 
 def from_claude_code(text: str) -> Exchange:
@@ -103,14 +160,24 @@ def from_claude_code(text: str) -> Exchange:
     final = payload.get("last_assistant_message")
     words = final if isinstance(final, str) and final.strip() else "\n\n".join(_texts(answer))
     session = payload.get("session_id") or (prompt or {}).get("sessionId")
+    cwd = payload.get("cwd") if isinstance(payload.get("cwd"), str) else None
     return Exchange(
         assistant=words,
         user="\n\n".join(_texts([prompt])) if prompt else None,
         session=session if isinstance(session, str) else None,
         at=None if final else moment((answer[-1] if answer else {}).get("timestamp"), "timestamp"),
         user_at=moment(prompt.get("timestamp"), "timestamp") if prompt else None,
-        tool_calls=tuple(_tool_calls(answer)),
+        tool_calls=tuple(_tool_calls(answer, cwd)),
+        id=_exchange_id(prompt, answer, session),
     ).check()
+
+
+def _exchange_id(prompt: dict | None, answer: list[dict], session) -> str | None:
+    """The prompt line's uuid: the same whichever payload variant, however far the transcript lags.
+    With no prompt in the transcript (a compacted session), the first answer line's."""
+    first = prompt or (answer[0] if answer else None)
+    uuid = (first or {}).get("uuid")
+    return f"claude-code:{session or ''}:{uuid}" if isinstance(uuid, str) and uuid else None
 
 
 def last_exchange(path: Path) -> tuple[dict | None, list[dict]]:
@@ -166,13 +233,13 @@ def _texts(entries: list[dict]) -> list[str]:
     return found
 
 
-def _tool_calls(entries: list[dict]) -> list[str]:
+def _tool_calls(entries: list[dict], cwd: str | None = None) -> list[str]:
     calls = []
     for entry in entries:
         content = entry.get("message", {}).get("content")
         for block in content if isinstance(content, list) else []:
             if isinstance(block, dict) and block.get("type") == "tool_use":
-                calls.append(tool_text(block))
+                calls.append(tool_text(block, cwd))
     return calls
 
 

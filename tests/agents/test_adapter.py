@@ -56,7 +56,7 @@ def test_claude_code_stop_reads_its_transcript(invoke, memory, tmp_path):
     stop = {**json.loads((CLAUDE / "stop.json").read_text()), "transcript_path": str(transcript)}
     done = invoke("integrate", "hook", input=json.dumps(stop))
     assert done.exit_code == 0, done.output
-    user, _ = journal.read_day(memory.root, DAY)
+    user, _, _ = journal.read_day(memory.root, DAY)
     assert user.text.startswith("The staging server moved to 10.0.0.5.")
 
 

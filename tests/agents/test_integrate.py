@@ -119,8 +119,10 @@ def test_payloads_drive_the_real_commands(invoke, memory, project, tmp_path, mon
     stop = {**json.loads((CLAUDE / "stop.json").read_text()), "transcript_path": str(transcript)}
     done = run_hook(project, "Stop", stop)
     assert (done.returncode, done.stdout) == (0, ""), done.stderr
-    user, assistant = journal.read_day(memory.root, "journal/2026/11/2026-11-30.md")
+    user, tools, assistant = journal.read_day(memory.root, "journal/2026/11/2026-11-30.md")
     assert (user.session, assistant.text) == (stop["session_id"], stop["last_assistant_message"])
+    assert run_hook(project, "Stop", stop).returncode == 0
+    assert len(journal.read_day(memory.root, "journal/2026/11/2026-11-30.md")) == 3, "fired again: nothing new"
 
     done = run_hook(project, "PreCompact", json.loads((FIXTURES / "pre_compact.json").read_text()))
     assert done.returncode == 0, done.stderr

@@ -47,8 +47,9 @@ def test_persist_reads_json_on_stdin_and_reports_json(invoke, memory, at_1432):
     done = invoke("persist", "--json", input=json.dumps(exchange))
     assert done.exit_code == 0, done.output
     data = json.loads(done.output)
-    assert [t["role"] for t in data["turns"]] == ["user", "assistant"]
+    assert [t["role"] for t in data["turns"]] == ["user", "tool", "assistant"]
     assert data["turns"][0]["link"].startswith("[[journal/2026/11/2026-11-30#^t091500u")
+    assert "## 09:15:00 · tool · session `s1`\n\n- Read `x`\n" in (memory.root / DAY).read_text()
     assert (data["since_reflection"], data["reflection_due"], data["archive_due"]) == (2, False, False)
     assert data["commit"] == git(memory.root, "rev-parse", "HEAD").strip()
     assert "## 09:15:00 · assistant · session `s1`\n\nHi! How can I help?\n" in (memory.root / DAY).read_text()
@@ -215,8 +216,10 @@ def test_claude_code_stop_hook_takes_the_last_exchange(invoke, memory, tmp_path,
     done = invoke("persist", "--claude-code", "--json", input=json.dumps(payload))
     assert done.exit_code == 0, done.output
     data = json.loads(done.output)
-    user, assistant = journal.read_day(memory.root, DAY)
+    user, tools, assistant = journal.read_day(memory.root, DAY)
     assert (user.role, user.session, f"{user.at:%H:%M:%S}") == ("user", payload["session_id"], "14:32:05")
+    assert tools.text == ("- Edit `config/staging.toml`\n"
+                          "- Bash `git commit -am 'chore(config): staging moved to 10.0.0.5'`")
     assert user.text == "The staging server moved to 10.0.0.5. Please update config/staging.toml and commit the change."
     assert assistant.text == payload["last_assistant_message"]
     [promise] = data["promises"]
