@@ -9,6 +9,7 @@ result. docs/TEMPOS.md describes each method and its limits.
 import math
 import re
 from collections import Counter
+from functools import lru_cache
 
 TOKEN = re.compile(r"\w+(?:['’.\-]\w+)*")
 _FENCED = re.compile(r"^(```|~~~).*?^\1[^\n]*$", re.MULTILINE | re.DOTALL)
@@ -76,7 +77,8 @@ wonderful amazing welcome bye goodbye cheers congratulations morning evening aft
 PARTICLES = frozenset({"de", "du", "da", "di", "del", "della", "van", "von", "der", "den", "le", "la", "of", "y", "bin", "al"})
 NOT_NAMES = frozenset({*STOP, *INTENSE, *WEEKDAYS, *MONTHS, "mon", "tue", "wed", "thu", "fri", "sat", "sun",
                        "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
-                       "am", "pm", "todo", "ps", "re", "fyi", "btw", "eg", "ie", "etc"})
+                       "am", "pm", "todo", "ps", "re", "fyi", "btw", "eg", "ie", "etc",
+                       "dr", "mr", "mrs", "ms", "mx", "prof", "st", "sr", "jr"})
 
 
 def prose(text: str) -> str:
@@ -188,7 +190,29 @@ def _is_name_word(token: str, opens: bool, seen_lower: set[str]) -> bool:
         return False
     if token.isupper():
         return len(token) <= 5 or not token.isalpha()   # longer capitals are shouting
-    return not (opens and (folded in seen_lower or _COMMON_ENDING.search(folded)))
+    if not opens:
+        return True
+    # A capital that opens a sentence proves little: the word is a name when it is also
+    # capitalised inside a sentence, or is a given name that is no everyday word, or is no
+    # word in use — not in lower case here, not English's common words, not ending in -ly, -ed, -ing.
+    inner = getattr(seen_lower, "inner", None)
+    if inner is not None and token in inner and folded not in seen_lower:
+        return True
+    from souveraine.language import names
+
+    if names.is_given(token):
+        return folded not in names.AMBIGUOUS
+    return not (folded in seen_lower or _COMMON_ENDING.search(folded) or folded in _common_english())
+
+
+@lru_cache(maxsize=1)
+def _common_english() -> frozenset[str]:
+    """About a thousand everyday English words (Faker's en_US word list), none of them a name."""
+    try:
+        from faker.providers.lorem.en_US import Provider
+    except ImportError:
+        return frozenset()
+    return frozenset(w.casefold() for w in Provider.word_list)
 
 
 def significant(name: str) -> list[str]:

@@ -191,6 +191,11 @@ def _context(before: list[str], after: list[str]) -> bool:
     return len(after) > 1 and after[0].casefold() in ("is", "was") and after[1].casefold() in ("my", "our", "his", "her", "their")
 
 
+def is_given(word: str) -> bool:
+    """Is ``word`` a given name in some locale ("Tomás", "Ngozi", and "Tomas" for "Tomás")?"""
+    return _given(word)
+
+
 def _given(word: str) -> bool:
     names = first_names()
     if word in names:
