@@ -9,7 +9,6 @@ domains/ notes and the #hashtags of the turns. With a local model configured, it
 each line; without one (or when it fails) the line is the journal's own sentence.
 """
 
-import importlib.util
 import posixpath
 import re
 import unicodedata
@@ -77,6 +76,28 @@ def digest(memory: Memory, week: str | None = None, progress: Callable[[int, int
             "notes": sorted(s.path for s in written), "bullets": sum(len(s.lines) for s in written),
             "people": sorted(s.name for s in written if s.kind == "person"),
             "domains": sorted(s.name for s in written if s.kind == "domain"), "commit": change.sha}
+
+
+def note_people(change, turns: list[journal.Turn]) -> list[str]:
+    """At persist time: a dated, cited line in the note of each person the turns name, the
+    note made (and linked from people/_index.md) when it is new. It costs a listing of
+    people/, not a reading of every note; the weekly digest finds these lines there and
+    does not add them again."""
+    memory = change.memory
+    folder = memory.root / "people"
+    stems = [p.stem for p in folder.glob("*.md")] if folder.is_dir() else []
+    people = {stem.replace("-", " "): Subject(f"people/{stem}.md", stem.replace("-", " ").title(), "person")
+              for stem in stems if stem.lower() not in INDEX_NAMES}
+    touched: dict[str, Subject] = {}
+    for turn in turns:
+        if turn.role not in ROLES:
+            continue
+        for subject, sentence in _mentions(turn.text, people, {}):
+            if subject.kind == "person":
+                touched.setdefault(subject.path, subject).lines.append(_bullet(turn, subject, sentence, None))
+    written = [s for s in touched.values() if _write(memory, change, s)]
+    _index(memory, change, "people/_index.md", written)
+    return sorted(s.path for s in written)
 
 
 # -- who and what the journal speaks of ---------------------------------------------------
@@ -184,7 +205,8 @@ def _bullet(turn: journal.Turn, subject: Subject, sentence: str, phrase) -> str:
 
 
 _CLAUSES = re.compile(r"\s*(?:;|\s[—–]\s|\s-\s|,\s+(?=(?:but|so|and then|because|though|although|while)\b))\s*")
-_DISCOURSE = re.compile(r"^(?:(?:oh|ah|btw|by the way|anyway|also|and|so|well|ok|okay|right|plus|fyi)\b[,\s]*)+", re.IGNORECASE)
+_DISCOURSE = re.compile(r"^(?:(?:oh|ah|btw|by the way|anyway|also|and|so|well|ok|okay|right|plus|fyi|as promised|"
+                        r"as agreed|as discussed|just so you know|quick update|update)\b[,:\s—–-]*)+", re.IGNORECASE)
 
 
 def distil(sentence: str, name: str) -> str:
@@ -253,17 +275,24 @@ def _receipt(line: str) -> str:
 
 
 def _phrasing(memory: Memory):
-    """The local model's phrasing when one is configured and reachable; else None (extractive)."""
-    if not memory.config["inference"]["endpoint"] or importlib.util.find_spec("souveraine.inference.client") is None:
+    """The local model's phrasing when one is configured; each phrase passes the guard (it
+    shares words with the sentence and holds no figure the sentence does not), else the
+    clause is kept as written."""
+    if not memory.config["inference"]["endpoint"]:
         return None
-    from souveraine.inference import client
+    from souveraine.errors import SouveraineError
+    from souveraine.inference import client, guard
+
+    endpoint = client.endpoint_for(memory.config, "archivist")
 
     def phrase(subject: Subject, sentence: str) -> str | None:
-        prompt = (f"In one short sentence, what does this say about {subject.name}? Answer with the sentence only.\n\n{sentence}")
+        prompt = f"In one short sentence, what does this say about {subject.name}? Answer with the sentence only."
         try:
-            return " ".join(str(client.complete(memory, prompt, purpose="digest")).split()) or None
-        except Exception:   # any failure of the model falls back to the journal's own words
+            answer = client.Client(endpoint).ask(prompt, sentence, max_tokens=80, temperature=0)
+        except SouveraineError:
             return None
+        reason, text, _ = guard.judge(" ".join(answer.split()) + " ^said", {"said": sentence})
+        return None if reason else text
 
     return phrase
 
