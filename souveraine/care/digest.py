@@ -303,8 +303,9 @@ def _plain(text: str) -> str:
 
 
 def _title(body: str) -> str | None:
-    match = re.search(r"^# (.+?)\s*$", body, re.MULTILINE)
-    return match[1] if match else None
+    from souveraine.language import markdown
+
+    return markdown.title(body)
 
 
 def _clip(text: str) -> str:
