@@ -1,7 +1,7 @@
 """Planted facts through the archivist: how many survive 100 and 1,000 turns of conversation.
 
 Usage: python bench/synthesis.py [--turns 1000] [--every 100] [--half dev|held-out|both] [--seed 7]
-       [--endpoint URL --model NAME [--context 8192]]   # through a local model (docs/MODELS.md)
+       [--endpoint URL --model NAME [--context 8192]] [--stop N]   # through a local model (docs/MODELS.md)
 
 bench/data/planted_facts.tsv holds 209 facts (a decision, a date, a time, a number, a
 preference, a commitment, what someone is or said), each a turn written as people write
@@ -137,7 +137,8 @@ def score(memory, path: str, facts: list[Fact]) -> dict:
             "broken_citations": broken, "lost": lost, "tokens": len(body) // 4}
 
 
-def run(half: str, turns: int, every: int, seed: int, root: Path, model: dict | None = None) -> list[dict]:
+def run(half: str, turns: int, every: int, seed: int, root: Path, model: dict | None = None,
+        stop: int | None = None) -> list[dict]:
     """The half's conversation, archived every ``every`` turns; one score after each synthesis.
     With ``model`` ({"endpoint", "model", "context"}), the archivist asks that model."""
     from souveraine.bootstrap import init
@@ -147,14 +148,20 @@ def run(half: str, turns: int, every: int, seed: int, root: Path, model: dict | 
     memory = Memory(init(root / half, identity="ada").root)
     if model:
         text = memory.read_text("souveraine.toml")
-        settings = "".join(f'{key} = {json.dumps(value)}\n' for key, value in {**model, "timeout": 600, "retries": 0}.items())
+        head, _, rest = text.partition("[inference]\n")
+        section, nxt, tail = rest.partition("\n[")
+        for key, value in {**model, "timeout": 900, "retries": 0}.items():
+            line = f"{key} = {json.dumps(value)}"
+            section, found = re.subn(rf"(?m)^{key} = .*$", line, section, count=1)
+            section = section if found else f"{line}\n{section}"
+        text = f"{head}[inference]\n{section}{nxt}{tail}"
         with memory.change("chore(config): the bench's model") as change:
-            change.write("souveraine.toml", text.replace("[inference]\n", "[inference]\n" + settings, 1)
-                         if "[inference]\n" in text else text + "\n[inference]\n" + settings)
+            change.write("souveraine.toml", text)
+        memory = Memory(memory.root)
     said, facts = conversation(half, turns, seed)
     start = datetime(2026, 9, 1, 9, 0)
     out = []
-    for first in range(0, turns, every):
+    for first in range(0, stop or turns, every):
         journal_turns(memory, said[first:first + every], start, first)
         done = archive.run(memory, force=True, extractive_only=not model)
         upto = first + every
@@ -173,6 +180,7 @@ def main() -> None:
     parser.add_argument("--endpoint", help="an OpenAI-compatible base URL: the archivist asks its model")
     parser.add_argument("--model", help="the model's name at --endpoint")
     parser.add_argument("--context", type=int, default=8192, help="the server's context, in tokens")
+    parser.add_argument("--stop", type=int, help="archive only the first N turns of the conversation")
     args = parser.parse_args()
     import os
 
@@ -181,7 +189,7 @@ def main() -> None:
     halves = HALVES if args.half == "both" else (args.half,)
     with tempfile.TemporaryDirectory(prefix="souveraine-synthesis-") as tmp:
         for half in halves:
-            results = run(half, args.turns, args.every, args.seed, Path(tmp), model)
+            results = run(half, args.turns, args.every, args.seed, Path(tmp), model, args.stop)
             for r in results:
                 guard = f", {r['method']}, guard {r['guard']}" if model else ""
                 print(f"{half:9} after {r['turns']:5} turns: {r['kept']:3}/{r['facts']:3} facts kept "
