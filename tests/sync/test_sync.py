@@ -30,6 +30,11 @@ def remote(tmp_path):
 
 @pytest.fixture
 def laptop(memory, remote):
+    """The first device. Reflect and archive run inside persist's process (not detached), so
+    every commit a device makes is made before the test looks."""
+    config = memory.root / "souveraine.toml"
+    config.write_text(config.read_text().replace('tempos = "detached"', 'tempos = "inline"'))
+    assert commit_all(memory.root, "chore(config): tempos inline").returncode == 0
     git(memory.root, "remote", "add", "origin", str(remote))
     assert flow.sync(memory).outcome == "pushed"
     return memory
