@@ -179,6 +179,33 @@ _PAST_TIME = lazy(r"\b(?:already|yesterday|ago|back in|last (?:week|month|time|y
                         r"april|may|june|july|august|september|october|november|december))\b")
 
 
+_PARTICIPLE = lazy(r"\b(?:saved|noted|stored|logged|recorded|remembered|memori[sz]ed|filed)\b")
+_NOT_NOW = lazy(r"(?:\b(?:will|would|can|could|shall|should|to|be|might|may|not|never|didn't|haven't|hasn't|won't|"
+                r"wasn't|weren't|was|were|had|if|when|once)|n't)\s+(?:\w+\s+)?$")
+_OTHER_ACTOR = lazy(r"\b(?:he|she|they|it|you|[a-z]+ (?:app|server|system|backup|form|bot|site|editor|university|builder|"
+                    r"doctor|bank|phone|browser|teacher|contractor|manager))\s+(?:just |already |also |then )?$")
+_OBJECT_AFTER = lazy(r"^\s*(?:it|them|him|her|the|a|an|his|their|this|that|\d|automatically|itself|every|at \d)")
+
+
+def _claim_loose(text: str) -> tuple[str, str] | None:
+    """Any "saved", "noted", "stored"… that reports this turn's own saving: not modal, not negated,
+    not someone else's act on an object, not a past event."""
+    for match in _PARTICIPLE.finditer(text):
+        before, after = text[:match.start()], text[match.end():]
+        if _NOT_NOW.search(before) or _OTHER_ACTOR.search(before):
+            continue
+        words = re.findall(r"\w+", before)
+        starts = not words or re.fullmatch(r"(?:ok(?:ay)?|done|thanks|got|it|right|sure|great|perfect|and|i|i've|"
+                                           r"we|we've|have|just|now|also|all)", words[-1])
+        if not starts and _OBJECT_AFTER.match(after):
+            continue   # "the server logged the error": someone else's act
+        if _NOT_MEMORY.match(after) or re.search(r"\b(?:draft|file|pdf|document|photos?|game|progress)\s*$", before):
+            continue
+        subject = re.sub(_INTERJECTION, "", before).strip(" ,;:—–-(")
+        return match[0], subject if len(subject.split()) >= 2 else after.strip(" ,;:—–-()")
+    return None
+
+
 def claim(sentence: str) -> tuple[str, str] | None:
     """(verb, content) when the sentence says a thing has been saved just now, else None.
 
@@ -186,8 +213,8 @@ def claim(sentence: str) -> tuple[str, str] | None:
     recorded". Not a claim: a question, a negation, someone else's saving, a file saved,
     a save dated in the past ("I noted it back in June").
     """
-    text = normal(speech.unquote(sentence)) if not sentence.lstrip().startswith(('"', "“")) else normal(sentence)
-    if text.endswith("?"):
+    text = normal(speech.unquote(sentence))
+    if text.endswith("?") or speech.is_hypothetical(sentence):
         return None
     for pattern in (_CLAIM_THAT, _CLAIM_LABELLED, _CLAIM_HEAD, _CLAIM_NOUN, _CLAIM_I, _CLAIM_BARE, _CLAIM_GOT_DOWN,
                     _CLAIM_PASSIVE, _CLAIM_TAIL):
@@ -236,6 +263,9 @@ def claim(sentence: str) -> tuple[str, str] | None:
         else:
             content = match["rest"].strip() if pattern in (_CLAIM_THAT, _CLAIM_LABELLED) else _claim_content(sentence, rest)
         return match["verb"].split()[0], _as_written(content.rstrip(". "), sentence) if content else ""
+    loose = _claim_loose(text) if not _PAST_TIME.search(text) else None
+    if loose:
+        return loose[0], _as_written(loose[1].rstrip(". "), sentence) if loose[1] else ""
     return None
 
 
