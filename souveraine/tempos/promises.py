@@ -202,7 +202,10 @@ def _claim_loose(text: str) -> tuple[str, str] | None:
         if _NOT_MEMORY.match(after) or re.search(r"\b(?:draft|file|pdf|document|photos?|game|progress)\s*$", before):
             continue
         subject = re.sub(_INTERJECTION, "", before).strip(" ,;:—–-(")
-        return match[0], subject if len(subject.split()) >= 2 else after.strip(" ,;:—–-()")
+        if len(subject.split()) >= 2:
+            return match[0], subject
+        said = after.strip(" ,;:—–-()")
+        return match[0], "" if re.match(r"(?:for|to|in|into|under|as|with|away|down|on file)\b", said) else said
     return None
 
 
