@@ -194,13 +194,16 @@ def _bring_in(memory: Memory, result: SyncResult, theirs: str, stop: bool = True
             result.received += incoming
             result.outcome = "fast-forwarded"
             _after_change(memory)
-            return True
-        if not _merge(memory, result, theirs, stop):
-            return False
-        if not _judge_and_commit(memory, result, theirs):
-            return False
-        result.received += incoming
-        result.outcome = "merged"
+        else:
+            try:
+                if not _merge(memory, result, theirs, stop) or not _judge_and_commit(memory, result, theirs):
+                    return False
+            except BaseException:  # interrupted, or git failed: never leave a half-merged tree
+                if not result.stopped and git.in_progress(memory.root) == "merge":
+                    git.run(memory.root, "merge", "--abort", check=False)
+                raise
+            result.received += incoming
+            result.outcome = "merged"
     _drain(memory, result)
     return True
 
