@@ -61,6 +61,7 @@ def data(wake: Wake) -> dict:
         "shared": wake.shared,
         "you": by["you"][0],
         "shaped_by": by["shaped_by"],
+        "you_remember": [d for d in by["shaped_by"] if d["tier"] == "constitutive"],
         "system": by["system"],
         "synthesized": by["synthesized"],
         "inner_voice": by["inner_voice"],
