@@ -61,7 +61,6 @@ def data(wake: Wake) -> dict:
         "shared": wake.shared,
         "you": by["you"][0],
         "shaped_by": by["shaped_by"],
-        "you_remember": [d for d in by["shaped_by"] if d["tier"] == "constitutive"],
         "system": by["system"],
         "synthesized": by["synthesized"],
         "inner_voice": by["inner_voice"],
@@ -71,6 +70,7 @@ def data(wake: Wake) -> dict:
         "on_demand": by["on_demand"],
         "budget": {"limit": wake.limit, "used": wake.used, "max_chars": wake.max_chars, "chars": wake.chars,
                    "left_out": [{**e, "how": e["how"].replace("`", "")} for e in left_out(wake.left_out)]},
+        "you_remember": [d for d in by["shaped_by"] if d["tier"] == "constitutive"],  # the specification's branch
     }
 
 
