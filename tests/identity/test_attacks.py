@@ -443,3 +443,20 @@ def test_a_key_added_to_an_identity_by_hand_is_refused(ada):
     note["keys"] = [*note["keys"], f"{DAN.key_id}={didkey.multibase(DAN.public)}"]
     notes.write(path, note)
     refused_by_hook(ada, "feat(identity): a spare key", "is of a DID this identity never rotated to")
+
+
+def test_the_guarded_remote_refuses_a_disguised_root(covenanted, tmp_path):
+    from souveraine.laws import install
+
+    ada, bea = covenanted
+    _, relpath = witnessed_root(ada, bea, tmp_path)
+    bare = tmp_path / "shared.git"
+    git(tmp_path, "init", "-q", "--bare", str(bare))
+    install.install_bare(bare)
+    git(ada.root, "remote", "add", "origin", str(bare))
+    assert git_run(ada.root, "push", "-q", "origin", "HEAD:main").returncode == 0
+    path = ada.root / relpath
+    path.write_text(path.read_text().replace("tier: constitutive", "tier: episodic").replace("bread", "a knife"))
+    git(ada.root, "commit", "-q", "--no-verify", "-am", "fix(memory): a detail")
+    pushed = git_run(ada.root, "push", "-q", "origin", "HEAD:main")
+    assert pushed.returncode == 1 and "is only ever raised, not set to episodic" in pushed.stderr
