@@ -78,7 +78,7 @@ def rebuild(memory: Memory) -> Counts:
     days = journal.days(memory.root)
     newest = days[-1] if days else ""
     return Counts(
-        reflection=journal.messages_since(memory.root, "reflection"),
+        reflection=_since_witness(memory),
         archive=_since_synthesis(memory),
         file=newest,
         size=memory.path(newest).stat().st_size if newest else 0,
@@ -129,6 +129,14 @@ def _synthesized_stamp(memory: Memory) -> int:
         return (memory.root / SYNTHESIZED).stat().st_mtime_ns
     except OSError:
         return 0
+
+
+def _since_witness(memory: Memory) -> int:
+    """This device's messages since its witness (sync.own), or the file's without its record."""
+    from souveraine.sync import own
+
+    mine = own.count(memory)
+    return journal.messages_since(memory.root, "reflection") if mine is None else mine
 
 
 def _since_synthesis(memory: Memory) -> int:

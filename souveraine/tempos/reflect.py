@@ -20,6 +20,7 @@ from souveraine.language import names
 from souveraine.store import clock, journal
 from souveraine.store.journal import Turn
 from souveraine.store.memory import Memory
+from souveraine.sync import own
 from souveraine.tempos import vocabulary
 
 ROLE = "reflection"
@@ -75,11 +76,21 @@ class Witness:
 def due(memory: Memory) -> bool:
     """Reflection is on and ``message_interval`` messages came since the last witness."""
     section = memory.config["reflection"]
-    return section["enabled"] and journal.messages_since(memory.root, ROLE) >= section["message_interval"]
+    if not section["enabled"]:
+        return False
+    mine = own.count(memory)
+    return (journal.messages_since(memory.root, ROLE) if mine is None else mine) >= section["message_interval"]
 
 
 def window(memory: Memory) -> tuple[list[Turn], Turn | None]:
-    """The turns since the last witness, oldest first, and that witness (None before the first).
+    """The turns to witness, oldest first, and the last witness (None before the first): this
+    device's own since its last witness (sync.own), or, without its record, the file's."""
+    mine = own.window(memory)
+    return file_window(memory) if mine is None else mine
+
+
+def file_window(memory: Memory) -> tuple[list[Turn], Turn | None]:
+    """The turns since the last witness in the journal, oldest first, and that witness.
     Reads day files newest first and stops at the witness, so the cost is the window's."""
     collected: list[Turn] = []
     for relpath in reversed(journal.days(memory.root)):
@@ -314,4 +325,5 @@ def _append(memory: Memory, change, at, seen: Witness) -> dict:
     existing = full.read_text(encoding="utf-8") if full.exists() else ""
     block = journal.block_id(at, ROLE, text, None, journal.block_ids(existing))
     change.append(relpath, (journal.header(at.date()) if not existing else "") + journal.render(at, ROLE, text, None, block))
+    own.witnessed(memory, relpath, block, seen.turns)
     return {"path": relpath, "block_id": block, "link": f"[[{relpath[:-3]}#^{block}]]"}
