@@ -18,6 +18,7 @@ def mcp_cmd(memory):
 
     Example:
 
+    \b
         claude mcp add souveraine -- souveraine --memory ~/memory mcp
     """
     from souveraine.errors import SouveraineError
@@ -37,8 +38,10 @@ def mcp_cmd(memory):
               help="The tool-definition shape of this model API.")
 @click.option("--call", "call", metavar="NAME", default=None,
               help="Run the tool NAME with the JSON arguments object on stdin, and print the command's JSON.")
+@click.option("--memory", "memory_path", metavar="PATH", default=None,
+              help="The memory --call works on (default: $SOUVERAINE_MEMORY, else the nearest souveraine.toml above).")
 @json_option
-def tools_cmd(fmt, call, as_json):
+def tools_cmd(fmt, call, memory_path, as_json):
     """Print tool definitions for every command an agent may call, generated from the commands.
 
     Each tool is one command (souveraine_inbox_add is 'souveraine inbox add'), its options
@@ -47,6 +50,7 @@ def tools_cmd(fmt, call, as_json):
 
     Example:
 
+    \b
         souveraine tools --format anthropic > tools.json
         echo '{"words": ["plumber"]}' | souveraine tools --call souveraine_recall
     """
@@ -56,7 +60,7 @@ def tools_cmd(fmt, call, as_json):
     if call is None:
         emit(tooldefs.definitions(leaves, fmt), True)
         return
-    _call(tooldefs.find(leaves, call))
+    _call(tooldefs.find(leaves, call), memory_path)
 
 
 @click.group(name="integrate")
@@ -65,6 +69,7 @@ def integrate_cmd():
 
     Example:
 
+    \b
         souveraine integrate claude-code --project ~/code/app
     """
 
@@ -186,6 +191,7 @@ def integrate_hook(memory, max_chars, as_json):
 
     Example:
 
+    \b
         echo '{"hook_event_name": "BeforeAgent", "prompt": "hi"}' | souveraine integrate hook
     """
     import json
@@ -208,7 +214,9 @@ def integrate_hook(memory, max_chars, as_json):
 
 
 @click.command(name="events")
-@click.option("--since", metavar="REV", default=None, help="Only the commits after REV (a commit id, tag or HEAD~N).")
+@click.option("--since", metavar="DATE|COMMIT", default=None,
+              help="Only the commits after a commit (id, tag, HEAD~N), or from a date or time on "
+                   "(2026-12-01, 2026-12-01T09:00, yesterday, last week).")
 @click.option("--follow", is_flag=True, help="Keep watching, printing each new commit's events as it lands.")
 @click.option("--interval", type=click.FloatRange(0.05), default=1.0, show_default=True,
               help="Seconds between looks at the memory while following.")
@@ -222,7 +230,9 @@ def events_cmd(memory, since, follow, interval, as_json):
 
     Example:
 
+    \b
         souveraine events --since HEAD~10
+        souveraine events --since 2026-12-01 --json
         souveraine events --follow --json | jq -c 'select(.event == "memory.added")'
     """
     from souveraine.agents import events
@@ -252,7 +262,7 @@ def _leaves():
             if not isinstance(command, click.Group)]
 
 
-def _call(tool) -> None:
+def _call(tool, memory_path: str | None) -> None:
     import json
     import sys
 
@@ -265,7 +275,7 @@ def _call(tool) -> None:
         arguments = json.loads(text) if text.strip() else {}
     except ValueError:
         raise UsageError(f"the arguments of {tool.name} on stdin are not JSON; give an object like {{}}") from None
-    chosen = (click.get_current_context().find_root().obj or {}).get("memory_path")
+    chosen = memory_path or (click.get_current_context().find_root().obj or {}).get("memory_path")
     argv = [*(["--memory", chosen] if chosen else []), *tooldefs.argv(tool, arguments, ("--json",))]
     cli.main(args=argv, prog_name="souveraine")
 

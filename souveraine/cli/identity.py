@@ -14,6 +14,7 @@ def identity_cmd():
 
     Example:
 
+    \b
         souveraine identity create ada --wall "I do not lie about what I remember"
     """
 
@@ -34,6 +35,7 @@ def identity_create(memory, handle, register, walls, subagents, wake_text, as_js
 
     Example:
 
+    \b
         souveraine identity create ada --register "warm, exact" --wall "no flattery"
     """
     from souveraine.identity import identities
@@ -53,6 +55,7 @@ def identity_show(memory, handle, as_json):
 
     Example:
 
+    \b
         souveraine identity show ada --json
     """
     from souveraine.identity import compose
@@ -71,6 +74,7 @@ def identity_export(memory, handle, as_json):
 
     Example:
 
+    \b
         souveraine identity export ada > ada.card.json
     """
     from souveraine.identity import identities
@@ -86,6 +90,7 @@ def identity_list(memory, as_json):
 
     Example:
 
+    \b
         souveraine identity list --json
     """
     from souveraine.identity import identities
@@ -101,6 +106,7 @@ def covenant_cmd():
 
     Example:
 
+    \b
         souveraine covenant add --card bea.card.json
     """
 
@@ -120,6 +126,7 @@ def covenant_add(memory, card_file, did, key_entries, project_id, handle, as_jso
 
     Example:
 
+    \b
         souveraine covenant add --did did:key:z6Mk… --key 'did:key:z6Mk…#z6Mk…=z6Mk…' --project 7d0c…
     """
     from souveraine.errors import UsageError
@@ -148,6 +155,7 @@ def covenant_list(memory, as_json):
 
     Example:
 
+    \b
         souveraine covenant
     """
     from souveraine.identity import covenants
@@ -165,6 +173,7 @@ def covenant_revoke(memory, handle, as_json):
 
     Example:
 
+    \b
         souveraine covenant revoke bea
     """
     from souveraine.identity import covenants
@@ -178,6 +187,7 @@ def witness_cmd():
 
     Example:
 
+    \b
         souveraine witness sign --memory-id 0f3c… --tier constitutive --content-sha256 9b1e…
     """
 
@@ -198,6 +208,7 @@ def witness_sign(memory, memory_id, tier, content_sha256, handle, source_grant_i
 
     Example:
 
+    \b
         souveraine witness sign --memory-id 0f3c… --tier constitutive --content-sha256 9b1e… > att.json
     """
     from souveraine.identity import witness

@@ -21,6 +21,7 @@ def ledger_cmd(memory, kind, open_only, as_json):
 
     Example:
 
+    \b
         souveraine ledger commitments --open
     """
     from souveraine.tempos import ledger
