@@ -276,6 +276,13 @@ def missing_skills(seen: Survey) -> list[Finding]:
     return found
 
 
+def witnesses(seen: Survey) -> list[Finding]:
+    from souveraine.laws.verify import at
+
+    return [Finding("witness", ERROR, b.path or "covenants/", b.message.removeprefix(f"{b.path}: ").rsplit("; ", 1)[0],
+                    b.message.rsplit("; ", 1)[-1], data={"rule": b.rule}) for b in at(seen.memory).breaches]
+
+
 def available_skills() -> list[str]:
     """The skills the tool ships a template for."""
     folder = resources.path("skills")
@@ -288,7 +295,8 @@ def _system_notes(seen: Survey) -> list[str]:
 
 
 CHECKS = (unreadable_frontmatter, missing_description, dumping_grounds, broken_links, orphans, system_budget,
-          volatile_in_system, single_people_file, workflow_in_system, stale_synthesis, missing_hooks, missing_skills)
+          volatile_in_system, single_people_file, workflow_in_system, stale_synthesis, missing_hooks, missing_skills,
+          witnesses)
 
 
 # -- the safe fixes -----------------------------------------------------------------------

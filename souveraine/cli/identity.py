@@ -82,6 +82,45 @@ def identity_export(memory, handle, as_json):
     emit(identities.card(memory, handle), True)
 
 
+@identity_cmd.command(name="recompose")
+@json_option
+@pass_memory
+def identity_recompose(memory, as_json):
+    """Regenerate system/persona/effective.md from the identities and the memories that shaped them.
+
+    effective.md is generated, and the laws refuse a commit in which it differs from what
+    the identities compose: after editing a declared expression in identities/HANDLE.md by
+    hand, run this to commit both (one commit; nothing when nothing changed).
+
+    Example:
+
+        souveraine identity recompose
+    """
+    from souveraine.identity import compose
+
+    emit(compose.recompose(memory), as_json, lambda r: None)
+
+
+@identity_cmd.command(name="rotate")
+@click.argument("handle", required=False)
+@json_option
+@pass_memory
+def identity_rotate(memory, handle, as_json):
+    """Give an identity a new key: a new did:key, announced by a statement the old key signs.
+
+    The old key stays listed, so everything it signed stays valid; the private key of the
+    new one is saved in the key folder. Send the new card ('identity export') to your
+    counterparties: 'covenant add --card' accepts the rotation. Prints the new DID.
+
+    Example:
+
+        souveraine identity rotate ada && souveraine identity export ada > ada.card.json
+    """
+    from souveraine.identity import identities
+
+    emit(identities.rotate(memory, handle), as_json, lambda r: r["did"])
+
+
 @identity_cmd.command(name="list")
 @json_option
 @pass_memory
@@ -143,7 +182,9 @@ def covenant_add(memory, card_file, did, key_entries, project_id, handle, as_jso
         if not did:
             raise UsageError("give --card FILE, or --did DID with --key ID=PUBKEY and --project PROJECT_ID")
         keys = dict(didkey.parse_key_entry(entry) for entry in key_entries)
-    result = covenants.add(memory, did=did, keys=keys, project_id=project_id, handle=handle)
+        card = {}
+    result = covenants.add(memory, did=did, keys=keys, project_id=project_id, handle=handle,
+                           rotations=card.get("rotations", []) if card_file else [])
     emit(result, as_json, lambda r: None)
 
 

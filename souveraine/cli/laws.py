@@ -117,25 +117,39 @@ for _name in HOOKS:
 
 @click.command(name="verify")
 @click.option("--since", metavar="REV", default=None, help="Only the commits after REV (e.g. a tag, or HEAD~50).")
+@click.option("--at", "at_rev", metavar="REV", default=None,
+              help="Only re-check every witness as it stands at REV (e.g. HEAD): signatures, covenants, identities.")
 @pass_memory
 @json_option
-def verify_cmd(memory, since, as_json):
+def verify_cmd(memory, since, at_rev, as_json):
     """Replay the history commit by commit and list every breach of the laws.
 
     Each commit is judged against its parents by the hooks' rules: append-only files,
-    commit messages, key material, frontmatter, witnesses. Exit 1 if any breach.
+    commit messages, key material, frontmatter, witnesses. Then every witnessed memory,
+    covenant and identity is re-checked as it stands at HEAD (no private key needed).
+    With --at REV, only that re-check, at REV: fast enough to run often. Exit 1 if any breach.
 
     Example:
 
     \b
         souveraine verify --since v1 --json
+        souveraine verify --at HEAD
     """
-    from souveraine.laws.verify import verify
+    from souveraine.errors import UsageError
+    from souveraine.laws import verify
 
-    report = verify(memory, since, progress=progress("verifying", not as_json))
+    if since and at_rev:
+        raise UsageError("give --since or --at, not both")
+    if at_rev:
+        report = verify.at(memory, at_rev, progress=progress("re-checking witnesses", not as_json))
+    else:
+        report = verify.verify(memory, since, progress=progress("verifying", not as_json))
     emit([b.to_dict() for b in report.breaches], as_json, _render)
-    say(f"{report.commits} commits verified, {len(report.breaches) or 'no'} breach{'es' if len(report.breaches) != 1 else ''}",
-        quiet=as_json)
+    count = len(report.breaches)
+    what = [f"{report.commits} commits"] if not at_rev else []
+    if at_rev or report.witnessed:
+        what.append(f"{report.witnessed} witnessed memor{'y' if report.witnessed == 1 else 'ies'}")
+    say(f"{' and '.join(what)} verified, {count or 'no'} breach{'es' if count != 1 else ''}", quiet=as_json)
     if report.breaches:
         sys.exit(1)
 

@@ -40,11 +40,21 @@ def patch_properties(patch: dict) -> dict:
 
 def shaping(memory: Memory, identity: identities.Identity) -> list[dict]:
     """The memories that shaped ``identity``, in composition order: constitutive, then foundational."""
+    return shaping_from(note_reader(memory), identity)
+
+
+def note_reader(memory: Memory):
+    """``read(relpath)`` → the note there, or None: what composing needs of a memory."""
+    return lambda relpath: notes.read(memory.path(relpath)) if memory.exists(relpath) else None
+
+
+def shaping_from(read, identity: identities.Identity) -> list[dict]:
+    """``shaping`` over any snapshot: ``read(relpath)`` gives a note or None (the laws pass git's)."""
     items = []
     for order, relpath in enumerate(identity.shaped_by, 1):
-        if not memory.exists(relpath):
+        note = read(relpath)
+        if note is None:
             continue
-        note = notes.read(memory.path(relpath))
         items.append({"id": str(note.get("id", "")), "path": relpath, "tier": str(note.get("tier", "")),
                       "elevated": str(note.get("elevated", "")), "order": order,
                       "attesters": [str(a) for a in note.get("attesters") or []], "patch": patch_of(note)})
@@ -126,10 +136,24 @@ def trace(memory: Memory, text: str, handle: str | None = None) -> list[dict]:
 
 def render(memory: Memory) -> str:
     """system/persona/effective.md: every identity's expression in prose and lists, with its sources."""
-    everyone = identities.all_identities(memory)
+    return render_from(note_reader(memory), identities.all_identities(memory))
+
+
+def recompose(memory: Memory) -> dict:
+    """Regenerate effective.md from the identities as they are on disk (a person's edits to a
+    declared expression included), committing both in one ``feat(identity)`` commit."""
+    with memory.change("feat(identity): recompose the effective expression") as change:
+        for identity in identities.all_identities(memory):
+            change.touched(identity.path)
+        change.write(EFFECTIVE, render(memory))
+    return {"path": EFFECTIVE, "commit": change.sha}
+
+
+def render_from(read, everyone: list[identities.Identity]) -> str:
+    """``render`` over any snapshot (the laws check effective.md is exactly this)."""
     sections, links = [], []
     for identity in everyone:
-        shaped = shaping(memory, identity)
+        shaped = shaping_from(read, identity)
         links += [link(item["path"]) for item in shaped]
         sections.append(_section(identity, shaped, compose(identity.declared, shaped)))
     note = notes.new({

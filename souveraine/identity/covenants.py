@@ -2,7 +2,10 @@
 
 ``covenants/HANDLE.md`` holds a counterparty's DID, public keys (``ID=z6Mk…``), project id
 and status (active | revoked). A revoked covenant stays: past attestations still verify
-against its keys, but it witnesses nothing new.
+against its keys, but it witnesses nothing new. Each key is the one its did:key encodes,
+under the id ``did#multibase``; a key of a later DID enters only with the rotation
+statement the earlier key signed (``rotations``). The laws refuse any other change:
+covenants are only added, revoked (or renewed), and extended by rotations.
 """
 
 import json
@@ -11,7 +14,7 @@ from pathlib import Path
 
 from souveraine.errors import Refused, UsageError
 from souveraine.identity import did as didkey
-from souveraine.identity import identities
+from souveraine.identity import identities, rotation
 from souveraine.store import clock, notes
 from souveraine.store.memory import Memory
 
@@ -27,7 +30,40 @@ class Covenant:
     status: str = "active"
     created: str = ""
     revoked: str = ""
+    rotations: list[str] = field(default_factory=list)
     extra: dict = field(default_factory=dict)
+
+    @property
+    def dids(self) -> list[str]:
+        """The covenant's DID, then each DID it rotated to (a broken chain stops where it breaks)."""
+        return rotation.chain(self.did, self.rotations)[0]
+
+    def key_for(self, attester: str, key_id: str) -> bytes | None:
+        """The public key under ``key_id``, if it is ``attester``'s own and ``attester`` is this counterparty."""
+        if attester not in self.dids or didkey.did_of(key_id) != attester:
+            return None
+        key = self.keys.get(key_id)
+        return key if key is not None and didkey.bound(key_id, key) is None else None
+
+    def problems(self) -> list[str]:
+        """Why this covenant cannot be trusted as written (its keys, its DID, its rotations)."""
+        out = []
+        try:
+            didkey.decode(self.did)
+        except UsageError as exc:
+            out.append(f"its did is not an Ed25519 did:key ({exc})")
+        dids, broken = rotation.chain(self.did, self.rotations)
+        if broken:
+            out.append(broken)
+        for key_id, key in self.keys.items():
+            why = didkey.bound(key_id, key)
+            if why is None and didkey.did_of(key_id) not in dids:
+                why = f"the key {key_id} is of a DID this covenant never rotated to"
+            if why:
+                out.append(why)
+        if not self.project_id.strip():
+            out.append("it names no project_id")
+        return out
 
     @property
     def path(self) -> str:
@@ -36,7 +72,8 @@ class Covenant:
     def to_dict(self) -> dict:
         return {"handle": self.handle, "did": self.did, "project_id": self.project_id, "status": self.status,
                 "keys": {k: didkey.multibase(v) for k, v in self.keys.items()},
-                "created": self.created, "revoked": self.revoked, "path": self.path}
+                "created": self.created, "revoked": self.revoked, "rotations": list(self.rotations),
+                "path": self.path}
 
 
 def path_for(handle: str) -> str:
@@ -51,6 +88,7 @@ def from_text(text: str, handle: str) -> Covenant:
         keys=dict(didkey.parse_key_entry(e) for e in note.get("keys") or []),
         project_id=str(note.get("project_id", "")), status=str(note.get("status") or "active"),
         created=str(note.get("created", "")), revoked=str(note.get("revoked") or ""),
+        rotations=[str(r) for r in note.get("rotations") or []],
     )
 
 
@@ -81,22 +119,35 @@ def parse_card(text: str) -> dict:
         card = json.loads(text)
         keys = {str(k["id"]): didkey.public_key(str(k["public_key"])) for k in card["keys"]}
         return {"handle": str(card.get("handle", "")), "did": str(card["did"]), "keys": keys,
-                "project_id": str(card["project_id"])}
+                "project_id": str(card["project_id"]), "rotations": [str(r) for r in card.get("rotations") or []]}
     except (ValueError, KeyError, TypeError):
         raise UsageError("the card is not one 'souveraine identity export' prints (JSON with did, keys, project_id)",
                          code="bad_card") from None
 
 
-def add(memory: Memory, *, did: str, keys: dict[str, bytes], project_id: str, handle: str = "") -> dict:
-    """Enter a covenant with a counterparty of another project (or renew a revoked one)."""
+def add(memory: Memory, *, did: str, keys: dict[str, bytes], project_id: str, handle: str = "",
+        rotations: list[str] = ()) -> dict:
+    """Enter a covenant with a counterparty of another project (or renew a revoked one).
+
+    A card whose rotations lead from a covenant's DID to a new one extends that covenant instead.
+    """
     didkey.decode(did)
     if not keys:
         raise UsageError("a covenant needs at least one public key; give --key ID=PUBKEY or a card")
     if not project_id.strip():
         raise UsageError("a covenant needs the counterparty's project id; give --project PROJECT_ID or a card")
-    _refuse_self(memory, did, project_id)
-    handle = identities.check_handle(handle or _handle_from(did))
     existing = {c.handle: c for c in all_covenants(memory)}
+    rotated = next((c for c in existing.values() if rotations and c.did != did and c.did in
+                    rotation.chain(_first(rotations), rotations)[0]), None)
+    if rotated is not None:
+        return accept_rotation(memory, rotated, did, keys, list(rotations))
+    rotations = list(rotations)
+    start = _first(rotations) if rotations else did
+    _require_bound(Covenant("", start, keys, project_id, rotations=rotations), did)
+    for own in rotation.chain(start, rotations)[0]:
+        _refuse_self(memory, own, project_id)
+    did = start
+    handle = identities.check_handle(handle or _handle_from(did))
     same_did = [c for c in existing.values() if c.did == did and c.handle != handle]
     if same_did:
         raise Refused(f"{did} is already in the covenant '{same_did[0].handle}'; revoke it first or use that one",
@@ -112,8 +163,9 @@ def add(memory: Memory, *, did: str, keys: dict[str, bytes], project_id: str, ha
         "keys": [didkey.key_entry(k, v) for k, v in keys.items()],
         "project_id": project_id,
         "status": "active",
-        "created": clock.now().replace(microsecond=0).isoformat(),
+        "created": before.created if before else clock.now().replace(microsecond=0).isoformat(),
         "revoked": "",
+        **({"rotations": rotations} if rotations else {}),
         "description": f"A covenant with {handle}, who may witness this memory's identities.",
         "tags": ["covenant"],
     }, f"# Covenant with {handle}\n\n`{did}` of project `{project_id}` may witness the identities "
@@ -137,11 +189,44 @@ def revoke(memory: Memory, handle: str) -> dict:
     return {**load(memory, handle).to_dict(), "commit": change.sha}
 
 
+def accept_rotation(memory: Memory, covenant: Covenant, did: str, keys: dict[str, bytes], rotations: list[str]) -> dict:
+    """Extend ``covenant`` to the DID its counterparty rotated to (the old keys stay, for old witnesses)."""
+    if rotations[: len(covenant.rotations)] != covenant.rotations:
+        raise Refused(f"the card's rotations do not continue those the covenant with {covenant.handle} holds",
+                      code="bad_rotation")
+    extended = Covenant(covenant.handle, covenant.did, {**covenant.keys, **keys}, covenant.project_id,
+                        rotations=rotations)
+    _require_bound(extended, did)
+    for own in extended.dids:
+        _refuse_self(memory, own, covenant.project_id)
+    relpath = path_for(covenant.handle)
+    note = notes.read(memory.path(relpath))
+    note["keys"] = [didkey.key_entry(k, v) for k, v in extended.keys.items()]
+    note["rotations"] = rotations
+    with memory.change(f"feat(covenant): accept the new key of {covenant.handle}") as change:
+        change.write_note(relpath, note)
+    return {**load(memory, covenant.handle).to_dict(), "commit": change.sha}
+
+
+def _require_bound(covenant: Covenant, did: str) -> None:
+    """Refuse a covenant whose keys are not the keys its DIDs encode (a relabelled key)."""
+    problems = covenant.problems()
+    if did not in covenant.dids:
+        problems.insert(0, f"the card's rotations do not lead from {covenant.did} to {did}")
+    if problems:
+        raise Refused(f"{problems[0]}; ask the counterparty for the card 'souveraine identity export' prints",
+                      code="covenant_key_mismatch")
+
+
+def _first(rotations: list[str]) -> str:
+    return rotation.parse(rotations[0])[0]
+
+
 def _refuse_self(memory: Memory, did: str, project_id: str) -> None:
     if project_id == memory.project_id:
         raise Refused(f"project {project_id} is this memory's own; a witness must be of another project",
                       code="attester_self_witness_forbidden")
-    own = {i.did: i.handle for i in identities.all_identities(memory)}
+    own = {d: i.handle for i in identities.all_identities(memory) for d in i.dids}
     if did in own:
         raise Refused(f"{did} is this memory's own identity '{own[did]}'; a witness must be of another project",
                       code="attester_self_witness_forbidden")

@@ -87,3 +87,25 @@ def parse_key_entry(entry: str) -> tuple[str, bytes]:
     if not sep or not key_id.strip():
         raise UsageError(f"'{entry}' is not ID=PUBKEY; give e.g. --key 'did:key:z6Mk…#z6Mk…=z6Mk…'")
     return key_id.strip(), public_key(value)
+
+
+def bound(key_id: str, public_key: bytes) -> str | None:
+    """Why ``key_id`` = ``public_key`` is not a did:key's own verification method, or None.
+
+    A did:key encodes its key, so its only key id is ``did:key:z6Mk…#z6Mk…`` (the same
+    multibase twice) and its only key is the one encoded; anything else is a relabelled key.
+    """
+    did, sep, fragment = key_id.partition("#")
+    if not sep or fragment != did[len(PREFIX):]:
+        return f"the key id {key_id} is not a did:key verification method (did:key:z6Mk…#z6Mk…, the same key twice)"
+    try:
+        encoded = decode(did)
+    except UsageError as exc:
+        return f"the key id {key_id} names no Ed25519 did:key ({exc})"
+    if encoded != public_key:
+        return f"the key given for {did} is not the key that DID encodes ({multibase(public_key)[:16]}… instead)"
+    return None
+
+
+def did_of(key_id: str) -> str:
+    return key_id.partition("#")[0]

@@ -89,10 +89,11 @@ def _write(memory: Memory, change, relpath: str, note: notes.Note, admitted: lis
     if identity is not None and (moved or relpath not in identity.shaped_by):
         order = [p for p in identity.shaped_by if p != relpath] + [relpath]
         identities.set_shaped_by(memory, identity.handle, order, change.write)
-    if admitted:
+    for attestation in admitted:   # one recognition per attestation, named as the witness's seal names it
         chronicle.append(memory, change, identity.handle if identity else None, "recognition", {
-            "memory": note["id"], "path": relpath, "tier": note["tier"],
-            "content_sha256": note["content_sha256"], "witnessed by": [a["attester_did"] for a in admitted]})
+            "attestation": attestation["attestation_id"], "memory": note["id"], "path": relpath,
+            "tier": attestation["tier"], "content_sha256": note["content_sha256"],
+            "witnessed by": attestation["attester_did"], "subject": identity.did if identity else ""})
     change.write(compose.EFFECTIVE, compose.render(memory))
 
 

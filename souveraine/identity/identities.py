@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from souveraine.errors import Refused, UsageError
 from souveraine.identity import did as didkey
-from souveraine.identity import keys
+from souveraine.identity import keys, rotation
 from souveraine.store import clock, notes
 from souveraine.store.memory import Memory
 
@@ -33,6 +33,37 @@ class Identity:
     subagents: list[str] = field(default_factory=list)
     wake_text: str = ""
     shaped_by: list[str] = field(default_factory=list)   # memory paths, in elevation order
+    rotations: list[str] = field(default_factory=list)   # signed statements, oldest first
+
+    @property
+    def dids(self) -> list[str]:
+        """Every DID this identity has had: its first, then each it rotated to."""
+        first = rotation.parse(self.rotations[0])[0] if self.rotations else self.did
+        return list(dict.fromkeys([*rotation.chain(first, self.rotations)[0], self.did]))
+
+    def problems(self) -> list[str]:
+        """Why this identity's DID, keys or rotations do not hold together."""
+        out = []
+        first = self.did
+        if self.rotations:
+            try:
+                first = rotation.parse(self.rotations[0])[0]
+            except UsageError as exc:
+                return [str(exc)]
+        dids, broken = rotation.chain(first, self.rotations)
+        if broken:
+            out.append(broken)
+        elif dids[-1] != self.did:
+            out.append(f"its did {self.did} is not where its rotations lead ({dids[-1]})")
+        for key_id, key in self.keys.items():
+            why = didkey.bound(key_id, key)
+            if why is None and didkey.did_of(key_id) not in dids:
+                why = f"the key {key_id} is of a DID this identity never rotated to"
+            if why:
+                out.append(why)
+        if not any(didkey.did_of(k) == self.did for k in self.keys):
+            out.append(f"it holds no key of its own did {self.did}")
+        return out
 
     @property
     def path(self) -> str:
@@ -72,6 +103,7 @@ def from_note(note: notes.Note, handle: str) -> Identity:
         register=str(note.get("register") or ""), walls=[str(w) for w in note.get("walls") or []],
         subagents=[str(s) for s in note.get("subagents") or []], wake_text=str(note.get("wake_text") or ""),
         shaped_by=[memories_path(w) for w in note.get("shaped_by") or []],
+        rotations=[str(r) for r in note.get("rotations") or []],
     )
 
 
@@ -176,9 +208,46 @@ def create(memory: Memory, handle: str, **declared) -> dict:
 def card(memory: Memory, handle: str | None = None) -> dict:
     """What a counterparty needs to witness this identity: DID, public keys, project id."""
     found = resolve(memory, handle)
-    return {"type": CARD_FORMAT, "handle": found.handle, "did": found.did,
+    card = {"type": CARD_FORMAT, "handle": found.handle, "did": found.did,
             "keys": [{"id": k, "public_key": didkey.multibase(v)} for k, v in found.keys.items()],
             "project_id": memory.project_id}
+    if found.rotations:
+        card["rotations"] = list(found.rotations)
+    return card
+
+
+def rotate(memory: Memory, handle: str | None = None) -> dict:
+    """``identity rotate``: a new key pair and DID, announced by a statement the old key signs.
+
+    The old key stays listed (what it signed stays valid); counterparties accept the new
+    key with the new card ('covenant add --card'). One commit; the new key file is saved
+    only once the commit is made, the old one is kept.
+    """
+    from souveraine.identity import compose
+
+    found = resolve(memory, handle).require_active()
+    old = keys.load(found.did)
+    new = keys.Keypair.generate()
+    at = clock.now().replace(microsecond=0).isoformat()
+    line = rotation.statement(old, new.did, at)
+    relpath = path_for(found.handle)
+    note = notes.read(memory.path(relpath))
+    note["did"] = new.did
+    note["keys"] = [*(note.get("keys") or []), didkey.key_entry(new.key_id, new.public)]
+    if "rotations" in note.meta:
+        note["rotations"] = [*note["rotations"], line]
+    else:
+        note.meta.insert(list(note.meta).index("status"), "rotations", [line])
+    keys.save(new, memory.root)
+    try:
+        with memory.change(f"feat(identity): rotate the key of {found.handle}") as change:
+            change.write_note(relpath, note)
+            change.write(compose.EFFECTIVE, compose.render(memory))
+    except BaseException:
+        keys.remove(new.did)
+        raise
+    return {"handle": found.handle, "old_did": old.did, "did": new.did, "key_id": new.key_id,
+            "statement": line, "key_file": str(keys.path_for(new.did)), "commit": change.sha}
 
 
 def set_shaped_by(memory: Memory, handle: str, paths: list[str], write) -> None:

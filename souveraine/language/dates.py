@@ -101,8 +101,9 @@ def find(text: str, now: datetime, *, prefer: str = "future", context: str | Non
     now = now.replace(tzinfo=None, second=0, microsecond=0)
     low = _lower(text)
     found = _scan(low, text, now, prefer)
-    found = _anchored(found, low, text, now, prefer, context)
+    found = _anchored(found, low, text, now, prefer, context, hours=False)
     found = _with_times(found, low, text, now)
+    found = _anchored(found, low, text, now, prefer, context, hours=True)
     if thorough:
         found = _thorough(found, text, now, prefer)
     return found
@@ -154,6 +155,7 @@ def _rules():
         (rf"(?:in |by |since |until |from |before |after |during )?{_MON}(?: {_YEAR})?", _month),
         (rf"(?:on |by )?the {_ORD}(?! (?:of )?{_MON})(?= |[.,;!?]|$)", _ordinal),
         (r"today|tonight|this (?:morning|afternoon|evening)|tomorrow|tmrw|yesterday|last night", _simple),
+        (r"(?:on )?(?:christmas(?: eve| day)?|new year's (?:eve|day)|boxing day|valentine's day|halloween)", _holiday),
     ]
 
 
@@ -182,8 +184,12 @@ def _scan(low: str, text: str, now: datetime, prefer: str) -> list[Mention]:
         if value is None:
             continue
         begins, ends, grain = value
-        found.append(Mention(text[match.start():match.end()], match.start(), match.end(), begins, ends, grain))
-        taken_until = match.end()
+        end = match.end()
+        last = re.search(r"([a-z]+)\.$", low[match.start():end])
+        if last and (len(last[1]) >= 5 or last[1] in MONTHS or last[1] in WEEKDAYS):
+            end -= 1   # a sentence's full stop, not an abbreviation's
+        found.append(Mention(text[match.start():end], match.start(), end, begins, ends, grain))
+        taken_until = end
     return found
 
 
@@ -256,8 +262,10 @@ def _calendar(day: int, month: int, year: int | None, now: datetime, prefer: str
         try:
             value = date(y, month, day)
         except ValueError:
-            if not month_given:
-                return None
+            if not month_given and day <= 31:
+                nxt = month % 12 + 1
+                return _calendar(day, nxt, y + (month == 12), now, prefer, month_given=False) if prefer == "future" \
+                    else None
             continue
         if year or (value >= now.date() if prefer == "future" else value <= now.date()):
             return _day(value)
@@ -514,6 +522,15 @@ def _simple(phrase: str, now: datetime, prefer: str, written: str):
     return _part(today, part)
 
 
+_HOLIDAYS = {"christmas eve": (12, 24), "christmas day": (12, 25), "christmas": (12, 25), "boxing day": (12, 26),
+             "new year's eve": (12, 31), "new year's day": (1, 1), "valentine's day": (2, 14), "halloween": (10, 31)}
+
+
+def _holiday(phrase: str, now: datetime, prefer: str, written: str):
+    month, day = _HOLIDAYS[phrase.removeprefix("on ")]
+    return _calendar(day, month, None, now, prefer)
+
+
 def _day_after_tomorrow(phrase, now, prefer, written):
     return _day(now.date() + timedelta(days=2))
 
@@ -602,10 +619,10 @@ _ANCHORED = re.compile(
     + _EDGE_R)
 
 
-def _anchored(found, low, text, now, prefer, context) -> list[Mention]:
+def _anchored(found, low, text, now, prefer, context, hours: bool) -> list[Mention]:
     out = list(found)
     for match in _ANCHORED.finditer(low):
-        if any(m.start <= match.start() < m.end for m in out):
+        if any(m.start <= match.start() < m.end for m in out) or (match[2] == "hour") != hours:
             continue
         after = next((m for m in out if m.start > match.start() and m.end > match.end()
                       and not low[match.end():max(m.start, match.end())].strip(" ")), None)
@@ -613,7 +630,8 @@ def _anchored(found, low, text, now, prefer, context) -> list[Mention]:
             anchor, out = after, [m for m in out if m is not after]
             start, end = match.start(), after.end
         else:
-            if match[3] == "of" and not re.search(r"that|it|then", match[0]):
+            if match[3] == "of" and not re.search(r"that|it|then", match[0]) and not re.match(r"\s*(?:[.!;]|$)",
+                                                                                            low[match.end():]):
                 continue
             before = [m for m in out if m.end <= match.start()]
             anchor = before[-1] if before else _context_anchor(context, now, prefer)

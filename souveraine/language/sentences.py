@@ -14,7 +14,7 @@ from functools import lru_cache
 _FENCE = re.compile(r"^[ \t]*(```|~~~)[^\n]*\n.*?(?:^[ \t]*\1[^\n]*$|\Z)", re.MULTILINE | re.DOTALL)
 _OPEN_FENCE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
 _INLINE_CODE = re.compile(r"`[^`\n]+`")
-_MARK = re.compile(r"^[ \t]*(?:[-*+>]+|#{1,6}|\d+[.)]|\[[ xX]\])(?:[ \t]+(?:\[[ xX]\][ \t]+)?|$)")
+_MARK = re.compile(r"^[ \t]*(?:[-*+>]+|#{1,6}|\d+[.)](?=[ \t]+\S)|\[[ xX]\])(?:[ \t]+(?:\[[ xX]\][ \t]+)?|$)")
 _EDGE = " \t\r\n"
 
 

@@ -27,7 +27,9 @@ def judge(snapshot: Snapshot, *, extra: tuple[str, ...] = (), message: bool = Tr
         if frontmatter.applies(path):
             out += frontmatter.breaches(path, data, before)
         if witness.applies(path):
-            out += witness.breaches(path, data.decode("utf-8", errors="replace"), snapshot.read)
+            out += witness.breaches(path, data.decode("utf-8", errors="replace"), snapshot, before)
+    if not adopted:
+        out += witness.changes(snapshot, {path for path, _, _ in snapshot.introduced()})
     if message and snapshot.message is not None:
         out += messages.breaches(snapshot.message, lambda: snapshot.diffs[0], merge=snapshot.is_merge)
     for breach in out:

@@ -1,23 +1,174 @@
-"""Foundational and constitutive memories must verify: the identity engine's integrity check, called per changed memory."""
+"""The witness's laws: identity/integrity's rules over a git snapshot (the index, or a commit).
 
-from collections.abc import Callable
+``breaches`` judges one memory a snapshot introduces (rules.judge calls it per file);
+``changes`` judges what a commit does to the witness's files as a whole — deleted memories,
+covenants, identities, the self-witness wall, effective.md — and re-checks the witnessed
+memories a covenant or identity change concerns; ``standing`` is ``verify --at REV``: every
+witness as it stands at REV, from git alone (no key is needed to check a signature).
+"""
 
 from souveraine.laws.breach import Breach
 
 FOLDER = "memories/"
+COVENANTS, IDENTITIES = "covenants/", "identities/"
+EFFECTIVE = "system/persona/effective.md"
+_ELEVATED = ("foundational", "constitutive")
+
+
+class Tree:
+    """One snapshot as the identity rules read it: files by path, folders by listing."""
+
+    def __init__(self, repo, commit: str | None):
+        self.repo, self.commit = repo, commit
+        self._names: dict[str, list[str]] = {}
+        self._project: str | None = None
+
+    def name(self, relpath: str) -> str:
+        return f"{self.commit}:{relpath}" if self.commit else f":{relpath}"
+
+    def read(self, relpath: str) -> str | None:
+        data = self.repo.blob(self.name(relpath))
+        return None if data is None else data.decode("utf-8", errors="replace")
+
+    def prefetch(self, paths: list[str]) -> None:
+        if paths:
+            self.repo.read([self.name(p) for p in paths])
+
+    def names(self, folder: str) -> list[str]:
+        if folder not in self._names:
+            args = ("ls-tree", "-r", "-z", "--name-only", self.commit) if self.commit else ("ls-files", "-z", "--cached")
+            listed = self.repo.out(*args, "--", folder).split("\0")
+            self._names[folder] = [p for p in listed if p]
+            self.prefetch(self._names[folder])
+        return self._names[folder]
+
+    def witnessed(self) -> list[str]:
+        """Every memory that may be elevated or witnessed: a superset, found by `git grep` in C."""
+        where = (self.commit,) if self.commit else ("--cached",)
+        done = self.repo.run("grep", "-l", "-z", "-F", "-e", "foundational", "-e", "constitutive", *where,
+                             "--", FOLDER + "*.md", check=False)
+        found = [p.split(":", 1)[1] if self.commit else p for p in done.stdout.decode().split("\0") if p]
+        return [p for p in found if p.startswith(FOLDER)]
+
+    @property
+    def project_id(self) -> str:
+        if self._project is None:
+            from souveraine.identity import integrity
+
+            self._project = integrity._project_id(self.read)
+        return self._project
 
 
 def applies(path: str) -> bool:
     return path.startswith(FOLDER) and path.endswith(".md")
 
 
-def breaches(path: str, text: str, read: Callable[[str], str | None]) -> list[Breach]:
-    """``read(other_relpath)`` gives another file of the same tree (the index, or the commit)."""
-    try:
-        from souveraine.identity import integrity
-    except ImportError:
-        integrity = None
-    if integrity is None:
+def breaches(path: str, text: str, snapshot, before: list[bytes] = ()) -> list[Breach]:
+    """One memory the snapshot introduces, against its parents' versions."""
+    from souveraine.identity import integrity
+
+    olds = [b.decode("utf-8", errors="replace") for b in before]
+    tree = Tree(snapshot.repo, snapshot.commit)
+    return [_breach(path, "witness", p) for p in integrity.check(path, text, tree.read, olds, tree)]
+
+
+def changes(snapshot, judged: set[str] = frozenset()) -> list[Breach]:
+    """What the snapshot does to the witness's files beyond each memory alone (``judged``: the
+    memories ``breaches`` already saw)."""
+    entries = _changed(snapshot)
+    if not entries:
         return []
-    return [Breach(path, "witness", problem if problem.startswith(path) else f"{path}: {problem}")
-            for problem in integrity.check(path, text, read)]
+    from souveraine.identity import integrity
+
+    tree = Tree(snapshot.repo, snapshot.commit)
+    found = snapshot.repo.read([oid for e in entries for oid in (e.old, e.new) if oid])
+    text = {oid: (data or b"").decode("utf-8", errors="replace") for oid, data in found.items()}
+    out, shaping, recheck = [], False, set()
+    for entry in entries:
+        new, old = text.get(entry.new), text.get(entry.old)
+        if entry.path.startswith(FOLDER):
+            if new is None and old is not None:
+                out += [_breach(entry.path, "paid_receipt", p) for p in integrity.deleted(entry.path, old)]
+            shaping = shaping or any(_shapes(t) for t in (new, old) if t)
+        elif entry.path.startswith(COVENANTS) and entry.path.endswith(".md"):
+            out += [_breach(entry.path, "covenant", p) for p in integrity.covenant(entry.path, new, old, tree)]
+            recheck.update(tree.witnessed())
+        elif entry.path.startswith(IDENTITIES) and entry.path.endswith(".md"):
+            out += [_breach(entry.path, "identity", p) for p in integrity.identity(entry.path, new, old, tree)]
+            recheck.update(_shaped_by(new))
+            shaping = True
+        elif entry.path == EFFECTIVE:
+            shaping = True
+    if any(e.path.startswith((COVENANTS, IDENTITIES)) for e in entries):
+        out += [_breach("", "self_witness", p) for p in integrity.wall(tree)]
+    out += _memories(tree, sorted(recheck - set(judged)))
+    if shaping:
+        out += [_breach(EFFECTIVE, "effective", p) for p in integrity.effective(tree)]
+    return out
+
+
+def standing(repo, commit: str, progress=None) -> tuple[int, list[Breach]]:
+    """(witnessed memories checked, breaches): every witness as it stands at ``commit``."""
+    from souveraine.identity import integrity
+
+    tree = Tree(repo, commit)
+    out = []
+    for relpath in sorted(tree.names(COVENANTS)):
+        if relpath.endswith(".md"):
+            out += [_breach(relpath, "covenant", p) for p in integrity.covenant(relpath, tree.read(relpath), None, tree)]
+    for relpath in sorted(tree.names(IDENTITIES)):
+        if relpath.endswith(".md"):
+            out += [_breach(relpath, "identity", p) for p in integrity.identity(relpath, tree.read(relpath), None, tree)]
+    out += [_breach("", "self_witness", p) for p in integrity.wall(tree)]
+    candidates = tree.witnessed()
+    out += _memories(tree, candidates, progress)
+    out += [_breach(EFFECTIVE, "effective", p) for p in integrity.effective(tree)]
+    return len(candidates), out
+
+
+def _memories(tree: Tree, paths: list[str], progress=None) -> list[Breach]:
+    from souveraine.identity import integrity
+
+    tree.prefetch(paths)
+    out = []
+    for n, relpath in enumerate(paths, 1):
+        text = tree.read(relpath)
+        if text is not None:
+            out += [_breach(relpath, "witness", p) for p in integrity.check(relpath, text, tree.read, (), tree)]
+        if progress and n % 50 == 0:
+            progress(n, len(paths))
+    return out
+
+
+def _changed(snapshot) -> list:
+    """The snapshot's entries under the witness's folders that differ from every parent."""
+    if not snapshot.diffs:
+        return []
+    mine = [e for e in snapshot.diffs[0] if e.path.startswith((FOLDER, COVENANTS, IDENTITIES)) or e.path == EFFECTIVE]
+    if not snapshot.is_merge:
+        return mine
+    others = [{e.path for e in diff} for diff in snapshot.diffs[1:]]
+    return [e for e in mine if all(e.path in o for o in others)]
+
+
+def _shapes(text: str) -> bool:
+    """Whether a memory's text may take part in an identity's composition (a cheap superset)."""
+    return "identity_id:" in text and any(t in text for t in _ELEVATED) and "identity_id: ''" not in text \
+        and 'identity_id: ""' not in text
+
+
+def _shaped_by(text: str | None) -> list[str]:
+    if not text:
+        return []
+    from souveraine.errors import NoteError
+    from souveraine.identity.memories import unlink_path
+    from souveraine.store import notes
+
+    try:
+        return [unlink_path(w) for w in notes.parse(text).get("shaped_by") or []]
+    except NoteError:
+        return []
+
+
+def _breach(path: str, rule: str, problem: str) -> Breach:
+    return Breach(path, rule, problem if not path or problem.startswith(path) else f"{path}: {problem}")

@@ -1,23 +1,29 @@
-"""Was the question answered — or the question the primary wished had been asked?
+"""Was the question answered? Flag only what surely was not.
 
-A deterministic check, cheap enough for every turn. For each question the user asked
-(a sentence ending in "?", or opening with a question word), the answer must:
+A false "may have gone unanswered" costs the agent's attention every wake, so the check
+is built for precision. An answer need not share a word with the question ("What's the
+weather like in March?" — "Mild: highs around 16 to 17°C"); what it must hold depends on
+what was asked:
 
-- share at least one content word with it (stemmed; stop words and words under three
-  letters ignored) — an answer about something else answered another question;
-- for "when" questions, hold a date, a time, a weekday, a month or a relative day;
-  for "how many / much / long / old / often", hold a number;
-- and not be only a question back.
+- *when / what time / what day* — a date or a time (``language.dates``, or clock words);
+- *how many / much / long / far / old / often* — a number or an amount;
+- *who* — a name or a person;
+- *why* — a reason ("because", "since", "so", "due to", a colon…);
+- *where* — a place (a name, a number, "near", "next to", "at the"…);
+- *which* — something the question did not already name.
 
-An honest "I don't know" or "I'm not sure" counts as an answer. Questions with no content
-word ("how are you?"), and yes/no questions with only one ("ready?"), are not judged.
-Each miss becomes a line in the inner voice; nothing is flagged to the user. With a
-local model configured the lead may swap in its judgement; this stays the fallback.
+Whatever was asked, an answer that is only a question back, only a pleasantry ("You're
+welcome!"), or a change of subject ("Let's focus on…") misses it. Yes/no questions and
+open questions ("what does a rebase do?", "should I take the job?") are flagged only
+then: any statement may answer them. Not flagged: an honest "I don't know", a promise to
+find out (the ledger keeps that), questions with no content ("how are you?").
+Deterministic; a local model may settle hard cases (docs/SUBCONSCIOUS.md).
 """
 
 import re
 
-from souveraine.language.sentences import texts as sentences
+from souveraine.language import speech
+from souveraine.language.sentences import texts
 from souveraine.language.words import normal, stem, tokens
 
 _STOP = set("""
@@ -27,30 +33,61 @@ herself him himself his how i if in into is it its itself just let me more most 
 on once only or other our ours ourselves out over own same she should so some such than that the their theirs
 them themselves then there these they this those through to too under until up very was we were what when where
 which while who whom why will with would you your yours yourself yourselves tell know please think thanks thank
-hey hi hello okay ok yes yeah also really still again like want need get got make sure one any
+hey hi hello okay ok yes yeah also really still again like want need get got make sure one any quick what's
+where's who's how's it's i'm remind idea
 """.split())
-_QUESTION_WORD = re.compile(r"^(?:what|when|where|who|whom|whose|why|how|which|is|are|was|were|do|does|did|can|"
-                            r"could|should|would|will|have|has|had|shall|may|might)\b")
+_OPENER = re.compile(r"^(?:(?:hey|hi|ok(?:ay)?|so|also|and|thanks!?|quick one|remind me|sorry)[,:!.—\s-]+)+")
 _WH = re.compile(r"^(?:what|when|where|who|whom|whose|why|how|which)\b")
-_WHEN = re.compile(r"^(?:when|what (?:day|date|time|year|month)|which (?:day|date|year|month))\b|\bwhat time\b")
-_HOW_MUCH = re.compile(r"\bhow (?:many|much|long|old|often|far|big|tall|heavy)\b")
-_TIME_WORDS = re.compile(
-    r"\d|\b(?:today|tomorrow|yesterday|tonight|morning|afternoon|evening|noon|midnight|week|month|year|ago|"
-    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|"
-    r"august|september|october|november|december|spring|summer|autumn|fall|winter|soon|later|now|never|always)\b")
-_NUMBER_WORDS = re.compile(r"\d|\b(?:zero|none|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
-                           r"dozen|hundred|thousand|million|billion|half|few|several|many|much|a lot|no)\b")
-_HONEST = re.compile(r"\b(?:i don't know|i do not know|i'm not sure|i am not sure|no idea|i can't tell|"
-                     r"i cannot tell|i couldn't find|i could not find|i don't have|i do not have)\b")
+_WHEN = re.compile(r"^(?:when|what (?:day|date|time|year|month)|which (?:day|date|year|month)|by when|until when|"
+                   r"what(?:'s| is) the (?:due date|date|deadline|best time|best day|best month))\b|\bwhat time\b|"
+                   r"\bwhat year\b|\bwhich day\b|\bwhen(?:'s| is| are| do| does| did| can| will| should)\b")
+_AMOUNT = re.compile(r"\bhow (?:many|much|long|old|often|far|big|tall|heavy|late|early)\b|\bwhat(?:'s| is) (?:\d+|the "
+                     r"(?:price|cost|total|number|score))\b|\bwhat percentage\b")
+_WHO = re.compile(r"^(?:who|whom|whose)\b|\bwho(?:'s| is| should| will)\b")
+_WHY = re.compile(r"^why\b|\bwhy (?:is|does|did|do|are|was|were)\b")
+_WHERE = re.compile(r"^where\b|\bwhere(?:'s| is| are| did| do| can| should| i| we| you| he| she| they| it)\b")
+_WHICH = re.compile(r"^(?:which|what) (?!(?:is|are|was|were|do|does|did|'s)\b)\w+|^which\b"
+                    r"|^what(?:'s| is| are) the (?:best|fastest|cheapest|quickest|easiest|nearest|closest|shortest|"
+                    r"safest|simplest|latest|next)\b")
+_NAMED = re.compile(r"^what(?:'s| is| are| was) (?:the |your |my |his |her |their |our )?(?:[\w'-]+ ){0,2}(?:address|"
+                    r"name|number|email|phone|password|code|url|link|score|status|total|difference)\b")
+_YES_NO = re.compile(r"^(?:is|are|was|were|do|does|did|can|could|should|would|will|have|has|had|shall|may|might|"
+                     r"any (?:news|chance))\b")
+_CLOCK = re.compile(r"\b\d{1,2}(?:[:h.]\d\d|\s?[ap]\.?m\b)|\b(?:1\d|20)\d\d\b|\b\d{1,2}(?:st|nd|rd|th)\b|\bat \d{1,2}\b"
+                    r"|^\W*\d{1,4}\W*$")
+_DURATION = re.compile(r"(?<!times )\b(?:\d+(?:[.,]\d+)?|an?|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|"
+                       r"thirty|forty|half an?|a couple of|a few|several)\s?(?:-\s?\w+ )?(?:h|hrs?|hours?|minutes?|mins?|"
+                       r"days?|weeks?|months?|years?|km|kilometres?|kilometers?|miles?|m|metres?|meters?)\b(?! a\b)"
+                       r"|\b(?:halfway|overnight|\d+h\d*)\b")
+_TIME = re.compile(r"\b(?:today|tomorrow|yesterday|tonight|morning|afternoon|evening|noon|midnight|week|month|year|"
+                   r"ago|monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|"
+                   r"june|july|august|september|october|november|december|spring|summer|autumn|fall|winter|soon|"
+                   r"later|now|never|always|weekdays?|weekends?|daily|hourly|o'clock|any ?time|whenever|ten|eleven|twelve|noon|"
+                   r"eight in the|nine in the|seven in the)\b")
+_NUMBER = re.compile(r"\d|\b(?:zero|none|one(?! of)|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+                     r"thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|"
+                     r"thirty|forty|fifty|hundred|thousand|million|dozen|half|quarter|a few|several|a lot|"
+                     r"nothing|free|twice|once|minutes?|hours?|days?|weeks?|months?|years?)\b|%|€|\$|£")
+_PERSON = re.compile(r"\b(?:he|she|they|him|her|his|hers|their|them|someone|nobody|no one|everyone|the team|your|my|i|"
+                     r"you|we)\b")
+_REASON = re.compile(r"\b(?:because|since|so|due to|caused|cause|reason|likely|probably|means|as|if|when|too|not "
+                     r"enough|over-|under-|try|it's|it is)\b|[:—;]")
+_PLACE = re.compile(r"\b(?:room|floor|\d+\w? floor|near|next to|behind|in the|at the|on the|inside|outside|under|upstairs|downstairs|"
+                    r"left|right|floor|street|rua|avenida|road|folder|drawer|with)\b")
+_PLEASANTRY = re.compile(
+    r"^(?:(?:you're|you are) (?:very )?welcome|no problem|happy to help|anytime|any time|glad (?:to help|i could help)|"
+    r"great|sounds good|good luck|enjoy|cheers|of course|my pleasure|sure thing|ok(?:ay)?|lol|haha|nice|cool|"
+    r"that's (?:a )?(?:good|great) (?:question|point)|good question|interesting)[\s!.,]*$")
+_DEFLECT = re.compile(r"^(?:let's (?:focus|talk|move|get back|not)|let's \w+.*\bfirst\b|anyway|moving on|first,? let's|before that|"
+                      r"that's not (?:important|relevant))\b")
+_HONEST = re.compile(r"\b(?:i don't know|i do not know|i'm not sure|i am not sure|no idea|i can't tell|i cannot tell|"
+                     r"i couldn't find|i could not find|i don't have|i do not have|i can't|i cannot|not yet|"
+                     r"i haven't|not sure)\b")
 
 
 def questions(text: str) -> list[str]:
-    found = []
-    for sentence in sentences(text or ""):
-        line = normal(sentence)
-        if line.endswith("?") or _QUESTION_WORD.match(line) and len(line.split()) >= 3 and not line.endswith("."):
-            found.append(sentence.strip())
-    return found
+    """The questions in a message, as written."""
+    return [s.strip() for s in texts(text or "") if speech.is_question(s)]
 
 
 def content_words(text: str) -> set[str]:
@@ -58,24 +95,85 @@ def content_words(text: str) -> set[str]:
 
 
 def unanswered(user: str | None, assistant: str) -> list[str]:
-    """The user's questions the answer seems to have missed, in the user's words."""
-    if not user:
+    """The user's questions the answer surely missed, in the user's words."""
+    if not user or not assistant:
         return []
-    answer = normal(assistant)
-    if _HONEST.search(answer):
+    said = [s for s in texts(assistant) if not speech.is_question(s)]
+    answer = normal(" ".join(said))
+    if _HONEST.search(answer) or _defers(assistant):
         return []
-    statements = [s for s in sentences(assistant) if not s.rstrip().endswith("?")]
-    said = content_words(" ".join(statements))
-    missed = []
-    for question in questions(user):
-        asked = content_words(question)
-        line = normal(question)
-        if len(asked) < (1 if _WH.match(line) else 2):
-            continue
-        if not statements or not asked & said:
-            missed.append(question)
-        elif _WHEN.search(line) and not _TIME_WORDS.search(answer):
-            missed.append(question)
-        elif _HOW_MUCH.search(line) and not _NUMBER_WORDS.search(answer):
-            missed.append(question)
-    return missed
+    return [q for q in questions(user) if _missed(q, said, answer)]
+
+
+def _defers(assistant: str) -> bool:
+    from souveraine.tempos import promises
+
+    return any(p.kind in ("follow_up", "do") for p in promises.find(assistant))
+
+
+def _missed(question: str, said: list[str], answer: str) -> bool:
+    line = _OPENER.sub("", normal(question))
+    asked = content_words(line) | {w for w in tokens(line) if len(w) == 2 and w not in _STOP}
+    if not asked:
+        return False
+    if not said or all(_PLEASANTRY.match(normal(s)) for s in said) or _DEFLECT.match(answer):
+        return True
+    if re.search(r"\bwhat time\b", line):
+        return not (_CLOCK.search(answer) or re.search(r"\b(?:noon|midnight|morning|afternoon|evening|night|o'clock|"
+                                                         r"ten|eleven|twelve|eight|nine|seven|six|any ?time|whenever|"
+                                                         r"now|soon|later)\b", answer) or _has_date(answer, timed=True))
+    if _WHEN.search(line):
+        return not (_TIME.search(answer) or _CLOCK.search(answer) or _has_date(answer))
+    if re.search(r"\bhow (?:long|far)\b", line):
+        return not _DURATION.search(answer)
+    if _AMOUNT.search(line):
+        return not _NUMBER.search(answer)
+    if _WHY.search(line):
+        return not _REASON.search(answer) and _restates(question, said, answer)
+    if re.match(r"^(?i:who)(?:'s| is| was) [A-Z]", question.strip()):
+        return False
+    if _WHO.search(line):
+        return not (_new_names(question, said) or _PERSON.search(answer))
+    if _WHERE.search(line):
+        return not (_new_names(question, said) or _PLACE.search(answer))
+    if (_WHICH.match(line) or _NAMED.search(line)) and not _YES_NO.match(line):
+        return _restates(question, said, answer)
+    return False
+
+
+_CALENDAR = re.compile(r"^(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|"
+                       r"june|july|august|september|october|november|december)s?$")
+
+
+def _has_date(answer: str, timed: bool = False) -> bool:
+    from datetime import datetime
+
+    from souveraine.language import dates
+
+    found = dates.find(answer, datetime(2000, 1, 1))
+    return any(m.timed for m in found) if timed else bool(found)
+
+
+def _new_names(question: str, said: list[str]) -> set[str]:
+    """Capitalised words of the answer the question did not use (a name, a place)."""
+    known = {w.casefold() for w in re.findall(r"\w+", question)}
+    lower = {w for s in said for w in re.findall(r"\w+", s) if w.islower()}
+    found = set()
+    for sentence in said:
+        words = re.findall(r"[^\W\d_][\w'’-]*", sentence)
+        for i, word in enumerate(words):
+            opener = i == 0 and word.casefold() not in _STOP and word.casefold() not in lower \
+                and not re.search(r"(?:ing|ed|ly|s)$", word)
+            if word[0].isupper() and word.casefold() not in known and (i > 0 or opener) \
+                    and not (word.isupper() and len(word) <= 4) and not _CALENDAR.match(word.casefold()):
+                found.add(word)
+    return found
+
+
+def _restates(question: str, said: list[str], answer: str) -> bool:
+    """Does the answer only talk about the question's subject — one plain sentence that names
+    nothing new (no number, no new name, no code, no list) and reuses the question's words?"""
+    if re.search(r"\d|`|\n\s*[-*\d]|[:;—–]", answer) or _new_names(question, said) or len(said) > 1:
+        return False
+    return bool(content_words(answer) & content_words(question)) and \
+        bool(re.match(r"^[\w' -]+? (?:is|are|was|were|gets|get|looks|seems|has|have|will be|can be)\b", answer))

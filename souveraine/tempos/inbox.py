@@ -6,7 +6,9 @@ Three Markdown files in inbox/. An item is one list line::
 
 ``pending.md`` holds what waits, ``intrusive.md`` what surfaced into the current turn,
 ``sent.md`` the append-only log of every delivery with its time and viewport. A line a
-person adds by hand (``- call the plumber``) is an item too, of medium urgency.
+person adds by hand (``- call the plumber``) is an item too, of medium urgency. An item
+with a due time (``[due: 2026-12-03 08:00]``, a dated promise's) waits in pending.md until
+then: it is not ripe, and does not surface.
 """
 
 import hashlib
@@ -24,7 +26,8 @@ SENT = "inbox/sent.md"
 QUEUES = {"pending": PENDING, "intrusive": INTRUSIVE, "sent": SENT}
 URGENCIES = ("low", "medium", "high", "critical")
 _ITEM = re.compile(r"^- \[(\d{4}-\d\d-\d\d \d\d:\d\d)\] (?:\[viewport: (\w+)\] )?"
-                   r"\[URGENCY: (low|medium|high|critical)\] (.+?)(?: \^(i[0-9a-f]{6}))?\s*$")
+                   r"\[URGENCY: (low|medium|high|critical)\] (?:\[due: (\d{4}-\d\d-\d\d \d\d:\d\d)\] )?"
+                   r"(.+?)(?: \^(i[0-9a-f]{6}))?\s*$")
 _LOOSE = re.compile(r"^- (?!\[[ xX]\] )(\S.*?)\s*$")
 
 
@@ -36,21 +39,29 @@ class Item:
     id: str
     viewport: str = ""
     raw: str = field(default="", compare=False)   # the line as it stands in its file
+    due: datetime | None = None                   # not to surface before this time
 
     @property
     def rank(self) -> int:
         return URGENCIES.index(self.urgency)
 
+    def ripe(self, now: datetime) -> bool:
+        """May it surface at ``now``? Always, unless its due time is still to come."""
+        return self.due is None or self.due <= now.replace(tzinfo=None)
+
     def render(self) -> str:
         when = f"{self.at:%Y-%m-%d %H:%M}" if self.at else "0000-00-00 00:00"
         where = f"[viewport: {self.viewport}] " if self.viewport else ""
-        return f"- [{when}] {where}[URGENCY: {self.urgency}] {one_line(self.text)} ^{self.id}"
+        due = f"[due: {self.due:%Y-%m-%d %H:%M}] " if self.due else ""
+        return f"- [{when}] {where}[URGENCY: {self.urgency}] {due}{one_line(self.text)} ^{self.id}"
 
     def to_dict(self) -> dict:
         data = {"id": self.id, "at": self.at.isoformat(timespec="minutes") if self.at else None,
                 "urgency": self.urgency, "text": self.text}
         if self.viewport:
             data["viewport"] = self.viewport
+        if self.due:
+            data["due"] = self.due.isoformat(timespec="minutes")
         return data
 
 
@@ -62,21 +73,24 @@ def item_id(text: str, salt: str = "") -> str:
     return "i" + hashlib.sha1(f"{salt}\0{one_line(text)}".encode()).hexdigest()[:6]
 
 
-def new_item(text: str, urgency: str = "medium", at: datetime | None = None, id: str | None = None) -> Item:
+def new_item(text: str, urgency: str = "medium", at: datetime | None = None, id: str | None = None,
+             due: datetime | None = None) -> Item:
     if not text or not text.strip():
         raise UsageError("the inbox item's text is empty; give the thought to queue")
     if urgency not in URGENCIES:
         raise UsageError(f"urgency must be one of {', '.join(URGENCIES)}, not '{urgency}'")
     at = (at or clock.now()).replace(second=0, microsecond=0)
-    return Item(at, urgency, one_line(text), id or item_id(text, f"{at:%Y-%m-%d %H:%M}"))
+    due = due.replace(tzinfo=None, second=0, microsecond=0) if due else None
+    return Item(at, urgency, one_line(text), id or item_id(text, f"{at:%Y-%m-%d %H:%M}"), due=due)
 
 
 def parse_line(line: str) -> Item | None:
     match = _ITEM.match(line)
     if match:
-        stamp, viewport, urgency, text, ident = match.groups()
+        stamp, viewport, urgency, due, text, ident = match.groups()
         at = None if stamp.startswith("0000") else datetime.strptime(stamp, "%Y-%m-%d %H:%M")
-        return Item(at, urgency, text, ident or item_id(text, stamp), viewport or "", line)
+        due = datetime.strptime(due, "%Y-%m-%d %H:%M") if due else None
+        return Item(at, urgency, text, ident or item_id(text, stamp), viewport or "", line, due)
     loose = _LOOSE.match(line)
     if loose:
         return Item(None, "medium", loose[1], item_id(loose[1]), "", line)

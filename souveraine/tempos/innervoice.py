@@ -54,3 +54,60 @@ def tail(memory, count: int = 12) -> list[Thought]:
     """The newest ``count`` thoughts, oldest first."""
     path = memory.path(PATH)
     return parse(path.read_text(encoding="utf-8"))[-count:] if path.exists() else []
+
+
+QUESTION_HOURS = 2      # a flagged question stays on the agent's mind this long
+NOTICE_HOURS = 24       # a "kept", "noted" or "saved" notice this long
+_DUE = re.compile(r"^(?:Reflection is due|The archivist is due)\b")
+_QUESTION = re.compile(r"may have gone unanswered\.$")
+_NOTICE = re.compile(r"^(?:Kept\b|Noted a \w+ rule\b|\"[^\"]*\" promised to keep)")
+_LEDGER_LINK = re.compile(r"\[\[ledger/(\w+)#\^([a-z][0-9a-f]{6})\]\]")
+
+
+def live(memory, thoughts: list[Thought], now: datetime | None = None) -> list[Thought]:
+    """The thoughts still worth the agent's attention, in order.
+
+    A due notice goes once its tempo has run (the counts say it is no longer due); a
+    flagged question after ``QUESTION_HOURS``; a thought about a ledger entry once the
+    entry is closed or dropped; a "kept" or "noted" notice after ``NOTICE_HOURS``.
+    Everything else stays.
+    """
+    from datetime import timedelta
+
+    from souveraine.store import clock
+
+    now = (now or clock.now()).replace(tzinfo=None)
+    still_due = _still_due(memory)
+    open_ids = None
+    kept = []
+    for thought in thoughts:
+        age = now - thought.at
+        if _DUE.match(thought.text) and not still_due.get(thought.text.split()[1 if thought.text.startswith("The") else 0], True):
+            continue
+        if _QUESTION.search(thought.text) and age > timedelta(hours=QUESTION_HOURS):
+            continue
+        if _NOTICE.match(thought.text) and age > timedelta(hours=NOTICE_HOURS):
+            continue
+        link = _LEDGER_LINK.search(thought.text)
+        if link and not _NOTICE.match(thought.text):
+            if open_ids is None:
+                from souveraine.tempos import ledger
+
+                open_ids = {e.id for e in ledger.entries(memory, open_only=True)}
+            if link[2] not in open_ids:
+                continue
+        kept.append(thought)
+    return kept
+
+
+def _still_due(memory) -> dict[str, bool]:
+    """{"Reflection": …, "archivist": …} from the message counts, when they are cached; {} when not."""
+    from souveraine.tempos import counters
+
+    if not (memory.cache / counters.CACHE).exists():
+        return {}
+    counts = counters.load(memory)
+    config = memory.config
+    reflection, archive = config["reflection"]["message_interval"], config["archivist"]["interval"]
+    return {"Reflection": reflection > 0 and counts.reflection >= reflection,
+            "archivist": archive > 0 and counts.archive >= archive}

@@ -7,7 +7,10 @@ Every entry is one task line, readable in any editor and ticked in Obsidian::
 
 status, the words (quoted), a label (a promise's kind, or any word), the source turn,
 how it ended, and the entry's id as an Obsidian block id, so ``[[ledger/commitments#^c3fa9c2]]``
-links to it. Ticking the box by hand counts as closing it.
+links to it. A dated commitment carries its due time (`` · due 2026-12-03``); one closed or
+dropped by hand (``souveraine ledger close ID --note …``) says so
+(`` · closed by hand on 2026-12-01 14:32 (the note)``). Ticking the box by hand counts as
+closing it.
 """
 
 import hashlib
@@ -22,7 +25,9 @@ KINDS = {"commitments": "c", "assumptions": "a", "patterns": "p", "drift": "d"}
 _ALIASES = {"commitment": "commitments", "assumption": "assumptions", "pattern": "patterns", "drifts": "drift"}
 _ENTRY = re.compile(
     r'^- \[(?P<box>[ xX])\] (?P<status>[a-z]+) · "(?P<text>.*)" · (?P<label>[\w-]+) · (?P<source>\[\[[^\]]*\]\])'
-    r'(?: · (?P<how>[a-z]+(?: [a-z]+)?) (?P<ended>\[\[[^\]]*\]\]))? \^(?P<id>[a-z][0-9a-f]{6})\s*$')
+    r'(?: · due (?P<due>\d{4}-\d\d-\d\d(?: \d\d:\d\d)?))?'
+    r'(?: · (?P<how>[a-z]+(?: [a-z]+)?) (?P<ended>\[\[[^\]]*\]\]|hand on \d{4}-\d\d-\d\d \d\d:\d\d)'
+    r'(?: \((?P<note>[^()]*)\))?)? \^(?P<id>[a-z][0-9a-f]{6})\s*$')
 _MAX_TEXT = 240
 
 
@@ -35,7 +40,9 @@ class Entry:
     label: str
     source: str      # [[journal/…#^block|…]]
     how: str = ""    # "closed by", "dropped by"…
-    ended: str = ""  # the link that ended it
+    ended: str = ""  # the link that ended it, or "hand on YYYY-MM-DD HH:MM"
+    due: str = ""    # YYYY-MM-DD[ HH:MM]: when a dated commitment falls due
+    note: str = ""   # why it was closed or dropped by hand
 
     @property
     def open(self) -> bool:
@@ -47,12 +54,19 @@ class Entry:
 
     def render(self) -> str:
         box = " " if self.open else "x"
-        end = f" · {self.how} {self.ended}" if self.ended else ""
-        return f'- [{box}] {self.status} · "{self.text}" · {self.label} · {self.source}{end} ^{self.id}'
+        due = f" · due {self.due}" if self.due else ""
+        note = f" ({self.note})" if self.note else ""
+        end = f" · {self.how} {self.ended}{note}" if self.ended else ""
+        return f'- [{box}] {self.status} · "{self.text}" · {self.label} · {self.source}{due}{end} ^{self.id}'
 
     def to_dict(self) -> dict:
-        return {"kind": self.kind, "id": self.id, "status": self.status, "text": self.text, "label": self.label,
+        data = {"kind": self.kind, "id": self.id, "status": self.status, "text": self.text, "label": self.label,
                 "source": self.source, "ended": self.ended, "how": self.how, "link": self.link}
+        if self.due:
+            data["due"] = self.due
+        if self.note:
+            data["note"] = self.note
+        return data
 
 
 def kind_of(name: str) -> str:
@@ -85,7 +99,7 @@ def parse(kind: str, text: str) -> list[Entry]:
             if match["box"] != " " and status == "open":
                 status = "closed"
             found.append(Entry(kind, match["id"], status, match["text"], match["label"], match["source"],
-                               match["how"] or "", match["ended"] or ""))
+                               match["how"] or "", match["ended"] or "", match["due"] or "", match["note"] or ""))
     return found
 
 
@@ -100,10 +114,10 @@ def entries(memory: Memory, kind: str | None = None, open_only: bool = False) ->
     return found
 
 
-def add(change, kind: str, text: str, label: str, source: str) -> Entry | None:
+def add(change, kind: str, text: str, label: str, source: str, due: str = "") -> Entry | None:
     """Append an open entry inside a change; None when the same entry is already there."""
     kind = kind_of(kind)
-    entry = Entry(kind, entry_id(kind, source, text), "open", clean(text), label, source)
+    entry = Entry(kind, entry_id(kind, source, text), "open", clean(text), label, source, due=due)
     relpath = path(kind)
     full = change.memory.path(relpath)
     existing = full.read_text(encoding="utf-8") if full.exists() else ""
@@ -114,7 +128,8 @@ def add(change, kind: str, text: str, label: str, source: str) -> Entry | None:
     return entry
 
 
-def end(change, kind: str, ids: set[str], by: str, status: str = "closed", how: str = "closed by") -> list[Entry]:
+def end(change, kind: str, ids: set[str], by: str, status: str = "closed", how: str = "closed by",
+        note: str = "") -> list[Entry]:
     """Mark entries ended (closed, confirmed, dropped) with the link to what ended them."""
     kind = kind_of(kind)
     relpath = path(kind)
@@ -126,10 +141,46 @@ def end(change, kind: str, ids: set[str], by: str, status: str = "closed", how: 
         match = _ENTRY.match(line)
         if match and match["id"] in ids:
             old = parse(kind, line)[0]
-            new = Entry(kind, old.id, status, old.text, old.label, old.source, how, by)
+            new = Entry(kind, old.id, status, old.text, old.label, old.source, how, by, old.due,
+                        clean(note).replace("(", "[").replace(")", "]") if note else "")
             line = new.render()
             ended.append(new)
         lines.append(line)
     if ended:
         change.write(relpath, "\n".join(lines))
     return ended
+
+
+def find(memory: Memory, entry_id: str) -> Entry:
+    """The entry with this id (or the one id it begins), from any ledger."""
+    wanted = entry_id.strip().lstrip("^")
+    if not re.fullmatch(r"[a-z][0-9a-f]{1,6}", wanted):
+        raise UsageError(f"'{entry_id}' is not a ledger id; ids look like c3fa9c2 (souveraine ledger --open lists them)")
+    found = [e for e in entries(memory) if e.id.startswith(wanted)]
+    if not found:
+        raise UsageError(f"no ledger entry '{entry_id}'; souveraine ledger --open lists the open ones")
+    if len(found) > 1:
+        raise UsageError(f"'{entry_id}' names {len(found)} entries ({', '.join(e.id for e in found)}); give more of the id")
+    return found[0]
+
+
+def settle(memory: Memory, entry_id: str, status: str, note: str = "") -> dict:
+    """Close (kept) or drop (not to be kept) an open entry by hand, in one commit.
+
+    A commitment's waiting reminder leaves the inbox with it.
+    """
+    from souveraine.errors import Refused
+    from souveraine.store import clock
+    from souveraine.tempos import inbox
+
+    if status not in ("closed", "dropped"):
+        raise UsageError(f"an entry is closed or dropped by hand, not '{status}'")
+    entry = find(memory, entry_id)
+    if not entry.open:
+        raise Refused(f"{entry.id} is already {entry.status}; nothing to do")
+    verb = "close" if status == "closed" else "drop"
+    stamp = f"hand on {clock.now():%Y-%m-%d %H:%M}"
+    with memory.change(f"chore(ledger): {verb} {entry.id} by hand") as change:
+        [ended] = end(change, entry.kind, {entry.id}, stamp, status, f"{status} by", note)
+        withdrawn = inbox.withdraw(change, {"i" + entry.id[1:]}) if entry.kind == "commitments" else []
+    return {**ended.to_dict(), "withdrawn": withdrawn, "commit": change.sha}

@@ -53,6 +53,7 @@ class PersistResult:
     closed: list[dict] = field(default_factory=list)
     assumptions: list[dict] = field(default_factory=list)
     unanswered: list[str] = field(default_factory=list)
+    corrections: list[dict] = field(default_factory=list)
     thoughts: list[dict] = field(default_factory=list)
     inbox: list[dict] = field(default_factory=list)
     since_reflection: int = 0
@@ -306,13 +307,30 @@ def _subconscious(change, exchange: Exchange, turns, result: PersistResult, thou
     _close_kept(change, exchange, answer, result, thoughts, now)
     _complete(change, exchange, answer, asked, result, thoughts, items, now)
     _verify(change, exchange, answer, result, thoughts, now)
+    if asked is not None:
+        _correct(change, exchange, asked, result, thoughts, now)
 
 
 def _close_kept(change, exchange, answer, result, thoughts, now) -> None:
+    """Close the one open commitment this answer fulfils (``tempos.closures``), and any its tool calls kept."""
+    from souveraine.tempos import closures
+
+    open_entries = [e for e in ledger.entries(change.memory, "commitments", open_only=True) if e.source != answer.link]
+    if not open_entries:
+        return
     kept = {}
-    for entry in ledger.entries(change.memory, "commitments", open_only=True):
+    texts = [e.text for e in open_entries]
+    index, sure = closures.weigh(texts, exchange.assistant, exchange.tool_calls)
+    if not sure and _model(change.memory):
+        from souveraine.tempos import judge
+
+        said = judge.closure(_model(change.memory), texts, exchange.assistant)
+        index = index if said is ... else said
+    if index is not None:
+        kept[open_entries[index].id] = open_entries[index]
+    for entry in open_entries:
         found = promises.read(entry.text)
-        if found and promises.keeps(found[0], found[1], entry.text, exchange.assistant, exchange.tool_calls):
+        if found and exchange.tool_calls and promises.keeps(found[0], found[1], entry.text, "", exchange.tool_calls):
             kept[entry.id] = entry
     if not kept:
         return
@@ -325,62 +343,122 @@ def _close_kept(change, exchange, answer, result, thoughts, now) -> None:
 
 def _complete(change, exchange, answer, asked, result, thoughts, items, now) -> None:
     saved = False
-    for promise in promises.find(exchange.assistant):
+    local = now.replace(tzinfo=None)
+    for promise in promises.find(exchange.assistant, now=local, context=exchange.user):
         rest = exchange.assistant[promise.end:]
         record = promise.to_dict()
-        if promises.keeps(promise.kind, promise.verb, promise.sentence, rest, exchange.tool_calls, same_turn=True):
+        if not promise.claimed and promises.keeps(promise.kind, promise.verb, promise.sentence, rest,
+                                                  exchange.tool_calls, same_turn=True):
             record["status"] = "kept"
         elif promise.kind == "save":
-            if saved and not promise.content:
+            if promise.claimed and any(promises._KEPT_TOOL["save"].search(c) for c in exchange.tool_calls):
+                record["status"] = "kept"
+            elif saved and not promise.content:
                 record["status"] = "saved"
             else:
                 record.update(_keep_save(change, exchange, promise, answer, asked, thoughts, now))
-                saved = True
+                saved = saved or record["status"] == "saved"
         else:
-            record.update(_open_commitment(change, promise, answer, thoughts, items, now))
+            record.update(_open_commitment(change, exchange, promise, answer, thoughts, items, now))
         result.promises.append(record)
 
 
 def _keep_save(change, exchange, promise, answer, asked, thoughts, now) -> dict:
+    """Write the fact a promise (or a claim) to save keeps, as one self-contained sentence (``tempos.facts``)."""
     from souveraine.identity.memories import remember
+    from souveraine.tempos import facts
 
-    if promise.content:
-        words, origin = promise.content[0].upper() + promise.content[1:] + ".", answer
-    elif asked is not None:
-        words, origin = exchange.user, asked
-    else:
-        words, origin = exchange.assistant, answer
+    words, said_by = facts.keep(promise, exchange.user, now.replace(tzinfo=None))
+    if not words:
+        thoughts.append(Thought(now, "low", f'"{promise.sentence}" promised to keep something, but the turn says '
+                                            f"nothing to keep — {answer.link}"))
+        return {"status": "nothing to save"}
+    origin = asked if said_by == "user" and asked is not None else answer
     made = remember(change.memory, words, change=change, source=source(origin))
     note = made["path"][:-3]
-    thoughts.append(Thought(now, "low", f'Kept the promise "{promise.sentence}": saved it as [[{note}]].'))
-    return {"status": "saved", "memory": made}
+    how = "the claim" if promise.claimed else "the promise"
+    thoughts.append(Thought(now, "low", f'Kept {how} "{promise.sentence}": saved it as [[{note}]].'))
+    return {"status": "saved", "memory": made, "text": words}
 
 
-def _open_commitment(change, promise, answer, thoughts, items, now) -> dict:
-    entry = ledger.add(change, "commitments", promise.sentence, promise.kind, answer.link)
+def _open_commitment(change, exchange, promise, answer, thoughts, items, now) -> dict:
+    """An open ledger entry and its reminder: at once, or — a dated promise — waiting for its day."""
+    from souveraine.language import speech
+
+    due = promise.due
+    if due is None and promise.verb in ("remind", "nudge") and exchange.user:
+        asked = speech.request(exchange.user, now.replace(tzinfo=None))
+        due = asked.when if asked else None
+    when = _due_at(due) if due is not None else None
+    stamp = f"{when:%Y-%m-%d %H:%M}" if when and due.timed else (f"{when:%Y-%m-%d}" if when else "")
+    entry = ledger.add(change, "commitments", promise.sentence, promise.kind, answer.link, due=stamp)
     if entry is None:
         return {"status": "open"}
-    text = f'Unfulfilled promise: "{entry.text}" from {answer.at:%H:%M}'
-    urgency = "high" if _URGENT.search(promise.sentence) else "medium"
-    thoughts.append(Thought(now, urgency, f"{text} — {entry.link}"))
-    items.append(inbox.new_item(text, urgency, now, id=_inbox_id(entry.id)))
-    return {"status": "open", "id": entry.id, "link": entry.link}
+    if when is not None and when <= now.replace(tzinfo=None):
+        when = None   # due already ("later today"): remind at once
+    urgency = "high" if _URGENT.search(promise.sentence) or when else "medium"
+    if when is None:
+        text = f'Unfulfilled promise: "{entry.text}" from {answer.at:%H:%M}'
+        thoughts.append(Thought(now, urgency, f"{text} — {entry.link}"))
+    else:
+        from souveraine.language.dates import describe
+
+        text = f'Due {describe(due)}: "{entry.text}" (promised {answer.at:%Y-%m-%d %H:%M}) — {entry.link}'
+        thoughts.append(Thought(now, "low", f'Promised for {describe(due)}: "{entry.text}" — {entry.link}'))
+    items.append(inbox.new_item(text, urgency, now, id=_inbox_id(entry.id), due=when))
+    return {"status": "open", "id": entry.id, "link": entry.link, **({"due": stamp} if stamp else {})}
+
+
+DUE_HOUR = 8
+
+
+def _due_at(mention) -> datetime:
+    """When a dated promise's reminder may surface: its time, or the morning of its day."""
+    if mention.timed:
+        return mention.begins
+    return mention.begins.replace(hour=DUE_HOUR, minute=0)
 
 
 def _verify(change, exchange, answer, result, thoughts, now) -> None:
+    from souveraine.language.sentences import texts
     from souveraine.tempos.answered import unanswered
 
     for question in unanswered(exchange.user, exchange.assistant):
+        if _model(change.memory):
+            from souveraine.tempos import judge
+
+            if judge.answered(_model(change.memory), question, exchange.assistant) is True:
+                continue
         result.unanswered.append(question)
         thoughts.append(Thought(now, "medium", f'The question "{question}" may have gone unanswered.'))
-    from souveraine.language.sentences import texts
-
     for sentence in texts(exchange.assistant):
         if _ASSUMPTION.search(sentence):
             entry = ledger.add(change, "assumptions", sentence, "assumption", answer.link)
             if entry:
                 result.assumptions.append(entry.to_dict())
                 thoughts.append(Thought(now, "low", f'Assumed without checking: "{entry.text}" — {entry.link}'))
+
+
+def _correct(change, exchange, asked, result, thoughts, now) -> None:
+    """A correction or preference in the user's words amends its system/ file and enters the drift ledger."""
+    from souveraine.tempos import corrections
+
+    found = corrections.read(exchange.user)
+    if found is None:
+        return
+    done = corrections.apply(change, found, source(asked), f"{asked.at:%Y-%m-%d}", now.replace(tzinfo=None))
+    if done["line"]:
+        result.corrections.append({**found.to_dict(), **done})
+        thoughts.append(Thought(now, "low", f"Noted a {found.target} rule in [[{found.path[:-3]}]]: {found.text}"))
+
+
+def _model(memory):
+    """The judge's model client, made once per memory object; None without ``[inference]``."""
+    if "judge" not in memory.__dict__:
+        from souveraine.tempos import judge
+
+        memory.__dict__["judge"] = judge.client(memory)
+    return memory.__dict__["judge"]
 
 
 def _inbox_id(entry_id: str) -> str:

@@ -15,7 +15,9 @@ other deliverable). A deterministic reading of the sentence, no model: it runs o
 
 import re
 from dataclasses import dataclass
+from datetime import datetime
 
+from souveraine.language import speech
 from souveraine.language.sentences import split
 from souveraine.language.words import normal, stem, tokens
 
@@ -29,9 +31,17 @@ class Promise:
     verb: str          # the action's verb, for recognising it kept later ("fix" → "fixed")
     content: str = ""  # what to remember, when the sentence says it ("remember that X")
     end: int = 0       # offset in the text just after the sentence
+    claimed: bool = False   # said as done ("I've saved that"), which the subconscious makes true
+    due: object = None      # a language.dates.Mention: when it falls due, if the sentence says
+    start: int = 0
 
     def to_dict(self) -> dict:
-        return {"sentence": self.sentence, "kind": self.kind, "verb": self.verb, "content": self.content}
+        data = {"sentence": self.sentence, "kind": self.kind, "verb": self.verb, "content": self.content}
+        if self.claimed:
+            data["claimed"] = True
+        if self.due is not None:
+            data["due"] = self.due.to_dict()
+        return data
 
 
 # -- the frame: who commits, and how ----------------------------------------------------
@@ -39,77 +49,236 @@ class Promise:
 _QUOTED = re.compile(r"\"[^\"\n]*\"|“[^”\n]*”|`[^`\n]*`")
 
 _FRAME = re.compile(r"\b(?:i|we)(?:'ll| will| shall)\b|\bi(?:'m| am) (?:going|gonna|about) to\b|\bwe(?:'re| are) going to\b"
-                    r"|\bi (?:promise|intend|plan) to\b|\blet me\b")
-_PROGRESSIVE = re.compile(r"(?:\bi(?:'m| am) (?:now )?|^)(saving|noting|committing|pushing|recording|storing|logging)"
-                          r" (?:that|this|it|these|those|your)\b")
+                    r"|\bi (?:promise|intend|plan) to\b|\blet me\b|^(?:(?:ok(?:ay)?|sure|yes|yep|yup|yeah|right|alright|got it|on it|"
+                    r"understood|will do|noted|thanks|sounds good|no problem)[,.!:;— -]+)*will\b")
+_PROGRESSIVE = re.compile(r"(?:\bi(?:'m| am) (?:now |just |also )?|^|[,;:—-] *)(saving|noting|committing|pushing|recording|"
+                          r"storing|logging|adding|filing|putting|writing|jotting|making|taking)"
+                          r" (?:that|this|it|these|those|your|a note|a mental note|note|notes)\b(.*)")
+_ELLIPTIC = re.compile(
+    r"^(?:(?:ok(?:ay)?|sure|right|alright|got it|understood|thanks|great|good (?:point|call|to know)|perfect)[,.!:;— -]+)*"
+    r"(?:(?:duly |well )?noted\b(?! that)(?! in \w+ (?:on|back|last))|consider it (?:noted|remembered|saved|filed)\b"
+    r"|mental note (?:made|taken)\b|filing (?:that|this|it) (?:away|under)\b|(?:keeping|holding) (?:that|this|it) in mind\b)")
+_CONSIDER_DONE = re.compile(r"^(?:(?:ok(?:ay)?|sure|right)[,.!— -]+)*consider it (?:done|handled|sorted)\b")
 _ADVERBS = re.compile(r"^(?:(?:also|now|just|then|first|next|definitely|certainly|quickly|still|gladly|happily|"
-                      r"go ahead and|make sure to|make sure i|be sure to)\s+)+")
+                      r"go ahead and|make sure to|make sure i|be sure to|personally|happily|gladly)\s+)+")
 _NEGATION = re.compile(r"^(?:not|never|n't)\b")
-_HEDGE_AFTER = re.compile(r"^(?:probably|maybe|perhaps|possibly|try to|try and|see|think|consider)\b")
-_HEDGE_BEFORE = re.compile(r"\b(?:maybe|perhaps|possibly|hopefully|not sure|wonder whether|wonder if|doubt|hope)\b")
-_REPORTED = re.compile(r"\b(?:said|say|says|told \w+|promised|claims?|claimed|mentioned|wrote|agreed|asked)\b[^,;:]*$")
-_CONDITION = re.compile(r"\b(?:unless|should you|in case|provided that|whenever you)\b|(?<!\bcheck )(?<!\bsee )"
-                        r"(?<!\bfind out )(?<!\bknow )(?<!\bask )(?<!\bverify )(?<!\btest )\bif\b")
+_HEDGE_AFTER = re.compile(r"^(?:probably|maybe|perhaps|possibly|try to|try and|see|think|consider|hopefully)\b")
+_HEDGE_BEFORE = re.compile(r"\b(?:maybe|perhaps|possibly|hopefully|not sure|wonder whether|wonder if|doubt|hope|might)\b")
+_REPORTED = re.compile(r"\b(?:said|say|says|told \w+|promised|claims?|claimed|mentioned|wrote|agreed|asked|reads)\b[^,;:]*$")
+_CONDITION = re.compile(r"\b(?:unless|should you|in case|provided that|whenever you|once you|say the word|as soon as you)\b"
+                        r"|(?<!\bcheck )(?<!\bsee )(?<!\bfind out )(?<!\bknow )(?<!\bask )(?<!\bverify )(?<!\btest )"
+                        r"(?<!\bwhether )(?<!\btell you )(?<!\blet you know )(?<!\bping you )\bif\b")
 
 # -- the action: what is promised -------------------------------------------------------
 
-_MEMORY_PLACE = r"(?:memory|memories|notes?|journal|preferences|profile|learnings(?: file)?|knowledge base|records?|log)"
+_MEMORY_PLACE = (r"(?:memory|memories|notes?|journal|preferences|profile|learnings(?: file)?|knowledge base|records?|log|"
+                 r"contacts?(?: note)?|reading list|file|list)")
 _OBJECT = r"(?:that|this|it|these|those|them|your [\w' -]+?|the [\w' -]+?|[\w'-]+)"
 _SAVE = [
     (re.compile(rf"^commit {_OBJECT}? ?to memory\b"), "save"),
-    (re.compile(r"^(?:save|memori[sz]e|bookmark|jot|log|store|record)\b"), "save"),
-    (re.compile(r"^remember\b"), "remember"),
+    (re.compile(r"^(?:save|memori[sz]e|bookmark|jot|log|store|record|stash)\b"), "save"),
+    (re.compile(r"^remember\b(?! it myself)"), "remember"),
     (re.compile(r"^note\b"), "note"),
-    (re.compile(r"^write (?:[\w' -]+ )?down\b|^write (?:that|this|it) (?:down|in)\b"), "write down"),
+    (re.compile(r"^write (?:[\w' -]+ )?down\b|^write (?:that|this|it) (?:down|in)\b|^write it into\b"), "write down"),
     (re.compile(r"^(?:keep|bear) (?:that |this |it |them )?in mind\b"), "keep in mind"),
-    (re.compile(r"^keep (?:a (?:\w+ )?note|track)\b|^(?:make|take) (?:a (?:\w+ )?)?notes? (?:of )?"), "note"),
-    (re.compile(r"^file (?:that|this|it) away\b"), "file away"),
-    (re.compile(rf"^(?:add|put) .*\b(?:to|in|into) (?:my|your|the|our) (?:[\w-]+ )?{_MEMORY_PLACE}\b"), "add"),
-    (re.compile(r"^make sure (?:that )?.*\b(?:gets|is) (?:saved|noted|remembered|stored)\b"), "save"),
+    (re.compile(r"^keep (?:a (?:\w+ )?(?:note|record)|track)\b|^(?:make|take) (?:a (?:\w+ )?)?notes? (?:of )?"), "note"),
+    (re.compile(r"^file (?:that|this|it) (?:away|under)\b|^file (?:it|this|that)\b"), "file away"),
+    (re.compile(r"^hold on to\b|^hang on to\b|^keep (?:that|this|it) on file\b"
+                r"|^keep (?:that|this|it) (?:in|with) (?:the|my|your) (?:[\w-]+ )?notes?\b"), "keep"),
+    (re.compile(rf"^(?:add|put|stash) .*\b(?:to|in|into|with|under) (?:my|your|the|our|what i know)\b"
+                rf"(?:[\w' -]+ )?(?:{_MEMORY_PLACE})?"), "add"),
+    (re.compile(r"^make sure (?:that )?.*\b(?:gets|is) (?:saved|noted|remembered|stored|in your profile)\b"
+                r"|^make sure (?:that(?:'s| is)|it's) in your (?:profile|notes|memory)\b"), "save"),
 ]
 _COMMIT = [
     (re.compile(r"^(?:commit|push|squash)\b"), None),
     (re.compile(r"^make a commit\b"), "commit"),
+    (re.compile(r"^tag the release\b"), "tag"),
 ]
 _FOLLOW_UP = [
     (re.compile(r"^follow up\b"), "follow up"),
     (re.compile(r"^(?:get|come|circle|check|report) back\b"), "back"),
-    (re.compile(r"^check in with\b"), "check in"),
+    (re.compile(r"^check (?:in|on|with|whether|if)\b"), "check"),
     (re.compile(r"^remind\b"), "remind"),
-    (re.compile(r"^(?:ping|email|message|text|call) (?:you|him|her|them)\b"), None),
+    (re.compile(r"^nudge\b"), "nudge"),
+    (re.compile(r"^chase\b"), "chase"),
+    (re.compile(r"^(?:ping|email|message|text|call) (?:you|him|her|them|\w+)\b"), None),
     (re.compile(r"^send you\b"), "send"),
+    (re.compile(r"^give you a heads[- ]up\b"), "heads-up"),
     (re.compile(r"^let you know\b"), "let you know"),
-    (re.compile(r"^keep you (?:posted|updated|informed|in the loop)\b"), "keep you posted"),
+    (re.compile(r"^tell you\b[^,;]{0,24}?\b(?:if|when|whether|once|where|what (?:i find|he says|she says|they say|"
+                r"comes back))\b"), "tell"),
+    (re.compile(r"^keep (?:you )?(?:posted|updated|informed|in the loop)\b|^keep you (?:posted|updated)"), "keep you posted"),
+    (re.compile(r"^keep (?:an eye on|watching|track of the|tabs on)\b"), "keep an eye on"),
+    (re.compile(r"^monitor\b|^watch\b"), "monitor"),
     (re.compile(r"^update you\b"), "update"),
-    (re.compile(r"^look into\b"), "look into"),
+    (re.compile(r"^look (?:into|up)\b|^dig (?:into|through)\b"), "look into"),
     (re.compile(r"^revisit\b"), "revisit"),
+    (re.compile(r"^revert to you\b"), "revert"),
     (re.compile(r"^find out\b"), "find out"),
+    (re.compile(r"^research\b"), "research"),
     (re.compile(r"^investigate\b"), "investigate"),
+    (re.compile(r"^see what i can find\b"), "find out"),
 ]
 _DO_VERBS = (
     "fix", "update", "write up", "write", "draft", "prepare", "review", "open", "schedule", "finish", "clean up",
     "rename", "deploy", "book", "benchmark", "document", "translate", "handle", "take care of", "set up", "run",
     "add", "implement", "refactor", "create", "migrate", "test", "build", "complete", "submit", "publish",
-    "merge", "release", "upload", "install", "configure", "organize", "order", "share", "send", "ship",
-    "tidy", "rewrite", "move", "delete", "remove", "backport", "patch", "file",
+    "merge", "release", "upload", "install", "configure", "organize", "organise", "order", "share", "send", "ship",
+    "tidy", "rewrite", "move", "delete", "remove", "backport", "patch", "file", "sort out", "sort", "put",
+    "flag", "get", "have", "redo", "redraft", "convert", "compile", "draw up", "work out", "knock together",
+    "plan", "restructure", "go through", "make", "set", "outline", "put together", "look at", "have a look", "arrange",
 )
 _DO = [(re.compile(rf"^{re.escape(verb)}\b"), verb) for verb in _DO_VERBS]
 _MAKE_SURE = re.compile(r"^make sure (?:that )?\w+")
 _LET_ME_FOLLOW_UP = ("follow up", "get back", "come back", "circle back", "check back", "report back", "look into")
+_LET_ME_DO = ("sort out", "sort")
 _RECALL = re.compile(r"^(?:try to )?remember (?:where|what|when|how|who|whether|if)\b")
 _REMEMBER_TO = re.compile(r"^remember to (\w+(?: \w+)?)")
-_CONTENT = re.compile(r"^(?:remember|note)(?: that)? ((?:you|your|the|my|our|his|her|their|[a-z]+'s)\b.+)$")
+_CONTENT = re.compile(r"^(?:remember|note)(?: that)? ((?:you|your|the|my|our|his|her|their|[\w]+'s)\b.+)$")
+_CONTENT_COLON = re.compile(r"[:—]\s*(.{6,})$")
+
+# -- claims: said as already saved --------------------------------------------------------
+
+_SAVED = r"(?:saved|noted|recorded|stored|logged|remembered|memori[sz]ed|added|put|filed|jotted|written)"
+_CLAIM_I = re.compile(
+    r"(?:^|[,;:!.—-] *)(?:i've|i have|i)\s+(?:just |now |also |already )?(?P<verb>saved|noted|recorded|stored|logged|"
+    r"remembered|memori[sz]ed|added|put|filed|updated|corrected|fixed|made a note|written|jotted|kept|made)\b(?P<rest>.*)")
+_CLAIM_HEAD = re.compile(
+    rf"^(?:(?:ok(?:ay)?|done|thanks|got it|right)[,.!:;— -]+)*(?:(?:got it|noted),? and )?(?P<verb>{_SAVED}|memorised"
+    rf"|updated (?:the |my |your )?(?:memory|notes?)|(?:fixed|updated|corrected) in (?:your|my|the) \w+|noted down|noted in your \w+|added to (?:my|your|the) \w+)"
+    rf"(?: (?:it|that|this))?(?: (?:to|under|in|as) [^:!—]*)?\s*(?:[:!—–]|\.$|\. )(?P<rest>.*)")
+_CLAIM_THAT = re.compile(
+    r"^(?:(?:ok(?:ay)?|done|thanks|got it|right)[,.!:;— -]+)*(?:i've |i have )?(?P<verb>noted|recorded|remembered|"
+    r"made a note|logged|saved|stored|written down)(?: down)? that (?!(?:as|to|in|into|for|under|away|down|too|"
+    r"with)\b)(?P<rest>.+)")
+_CLAIM_LABELLED = re.compile(
+    rf"^(?:(?:ok(?:ay)?|done|thanks|got it|right)[,.!:;— -]+)*(?:i've |i have )?(?P<verb>{_SAVED}) (?:the|your|a|an|my) "
+    r"[^:]{1,48}:\s*(?P<rest>.+)")
+_INTERJECTION = r"^(?:(?:ok(?:ay)?|done|thanks|got it|right|sure|great|perfect|understood|noted)[,.!:;— -]+)*"
+_CLAIM_BARE = re.compile(
+    _INTERJECTION + r"(?P<verb>saved|noted|stored|logged|recorded|remembered|memori[sz]ed|filed|updated|added|put|"
+    r"jotted down|wrote down|corrected|fixed) (?P<rest>(?:the|your|my|it|that|this|those|these)\b.*)")
+_CLAIM_TAIL = re.compile(
+    r"^(?P<subject>[^.!?:—–]{2,60}?)\s*(?:[—–-]\s*|:\s*)?(?P<verb>saved|noted|stored|logged|recorded|remembered|"
+    r"memori[sz]ed|filed|updated)\s*(?:[:!✔✓—–]|\.(?:\s|$)|$)\s*(?P<rest>.*)")
+_CLAIM_GOT_DOWN = re.compile(r"(?:^|[,;:!.—-] *)(?:i've |i have |i )?(?P<verb>got) (?P<rest>(?:that|it|this|[\w'’ ]{1,40}?)"
+                             r" down\b.*)")
+_CLAIM_NOUN = re.compile(
+    r"^(?:(?:ok(?:ay)?|done|thanks)[,.!:;— -]+)*(?:decision|preference|convention|rule|contact|noted)\s+"
+    rf"(?P<verb>{_SAVED})\b\s*[:.!—–]?\s*(?P<rest>.*)")
+_CLAIM_PASSIVE = re.compile(
+    rf"\b(?:is|are|has been|have been|'s)(?: now)? (?P<verb>saved|recorded|stored|noted|logged|in (?:your|my|the) "
+    rf"(?:[\w-]+ )?(?:notes?|memory|profile|contacts?(?: note)?))\b(?P<rest>.*)")
+_CLAIM_PLACE = re.compile(rf"\b(?:{_MEMORY_PLACE}|convention|rule|preference|profile|as (?:a|an|the|your) \w+)\b")
+_NOT_MEMORY = re.compile(r"^\s*(?:the |your |my )?(?:file|document|doc|draft|spreadsheet|changes?|work|page|image|photo"
+                         r"|game|receipts?|migration|fix|commit)\b")
+_PAST_TIME = re.compile(r"\b(?:already|yesterday|ago|back in|last (?:week|month|time|year)|earlier|before|"
+                        r"on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|in (?:january|february|march|"
+                        r"april|may|june|july|august|september|october|november|december))\b")
 
 
-def find(text: str) -> list[Promise]:
-    """Every promise in ``text``, in order."""
+def claim(sentence: str) -> tuple[str, str] | None:
+    """(verb, content) when the sentence says a thing has been saved just now, else None.
+
+    "I've saved that as a convention", "Saved: Zé da Mouraria, 218 865 436", "Decision
+    recorded". Not a claim: a question, a negation, someone else's saving, a file saved,
+    a save dated in the past ("I noted it back in June").
+    """
+    text = normal(speech.unquote(sentence)) if not sentence.lstrip().startswith(('"', "“")) else normal(sentence)
+    if text.endswith("?"):
+        return None
+    for pattern in (_CLAIM_THAT, _CLAIM_LABELLED, _CLAIM_HEAD, _CLAIM_NOUN, _CLAIM_I, _CLAIM_BARE, _CLAIM_GOT_DOWN,
+                    _CLAIM_PASSIVE, _CLAIM_TAIL):
+        match = pattern.search(text)
+        if not match:
+            continue
+        before = text[:match.start()]
+        said = text[:match.start("rest")] + re.split(r"[:—]| that ", match["rest"])[0]
+        if pattern not in (_CLAIM_THAT, _CLAIM_HEAD, _CLAIM_LABELLED) and _PAST_TIME.search(said) or \
+                _PAST_TIME.search(before):
+            return None
+        if match["verb"] == "remembered" and re.match(r"\s*to\b", match["rest"]):
+            return None
+        if _PAST_TIME.search(match["rest"]) and len(match["rest"].split()) <= 3:
+            return None
+        if pattern is _CLAIM_PASSIVE and re.search(r"\b(?:in plain|by default|automatically|as plain|every)\b",
+                                                   match["rest"]):
+            return None
+        if re.search(r"\b(?:not|never|didn't|haven't|hasn't|won't|n't)\b", text[:match.end("verb")]):
+            return None
+        rest = match["rest"]
+        if pattern is _CLAIM_I and (_NOT_MEMORY.match(rest) or not (_CLAIM_PLACE.search(rest) or
+                                    match["verb"] in ("noted", "recorded", "remembered", "memorised", "memorized",
+                                                      "made a note", "logged", "stored", "saved"))):
+            return None
+        if pattern is _CLAIM_I and match["verb"] in ("updated", "corrected", "fixed", "added", "put", "written",
+                                                     "kept", "made") and not _CLAIM_PLACE.search(rest):
+            return None
+        if pattern is _CLAIM_PASSIVE and re.search(r"\b(?:file|document|game|spreadsheet)\b", before):
+            return None
+        if pattern is _CLAIM_BARE and (_NOT_MEMORY.match(rest) or match["verb"] in ("updated", "added", "put",
+                                                                                   "corrected", "fixed")
+                                       and not _CLAIM_PLACE.search(rest)):
+            return None
+        if pattern is _CLAIM_TAIL and (re.match(r"^(?:he|she|they|it|the (?:app|server|system|backup|form|bot|site)|"
+                                                r"i|we|you)\b", match["subject"].strip())
+                                       or re.search(r"\b(?:will|would|can|could|should|to|be|not|never)\s*$",
+                                                    match["subject"])):
+            return None
+        if pattern is _CLAIM_GOT_DOWN and not (_CLAIM_PLACE.search(rest) or re.match(r"(?:that|it|this) down", rest)):
+            return None
+        if pattern is _CLAIM_I and re.search(r"\b(?:he|she|they|it|marta|\w+ said)\b\s*$", before):
+            return None
+        if pattern is _CLAIM_TAIL:
+            content = " ".join(part for part in (match["subject"].strip(" -—–"), rest.strip()) if part)
+        else:
+            content = match["rest"].strip() if pattern in (_CLAIM_THAT, _CLAIM_LABELLED) else _claim_content(sentence, rest)
+        return match["verb"].split()[0], _as_written(content.rstrip(". "), sentence) if content else ""
+    return None
+
+
+def _claim_content(sentence: str, rest: str) -> str:
+    colon = _CONTENT_COLON.search(sentence)
+    if colon:
+        return colon[1].strip().rstrip(".")
+    that = re.search(r"\b(?:that|:)\s+(.{6,})$", sentence)
+    if that and re.search(r"\b(?:noted|recorded|remembered|made a note|note)\b", normal(sentence[:that.start()])):
+        return that[1].strip().rstrip(".")
+    return ""
+
+
+def find(text: str, now: datetime | None = None, context: str | None = None) -> list[Promise]:
+    """Every promise in ``text``, in order; with ``now``, each dated promise's due time.
+
+    ``context`` (the message answered) anchors "I'll remind you the day before".
+    """
     found = []
     for sentence in split(text):
-        promise = read(sentence.text)
+        promise, claimed = read(sentence.text), False
+        said = claim(sentence.text) if not promise or promise[0] == "save" else None
+        if said:
+            promise, claimed = ("save", said[0], said[1]), True
         if promise:
+            due = _due(text, sentence, now, context) if now is not None and not claimed else None
             found.append(Promise(sentence.text, promise[0], promise[1], _as_written(promise[2], sentence.text),
-                                 sentence.end))
+                                 sentence.end, claimed, due, sentence.start))
     return found
+
+
+def _due(text: str, sentence, now: datetime, context: str | None):
+    """The promise's due time: a date said in its sentence, the one nearest after its frame first."""
+    from souveraine.language import dates
+
+    before = text[:sentence.start]
+    mentions = [m for m in dates.find(before + sentence.text, now, context=context) if m.start >= sentence.start]
+    mentions = [m for m in mentions if m.ends > now.replace(tzinfo=None, second=0, microsecond=0)]
+    if not mentions:
+        return None
+    frame = _FRAME.search(normal(sentence.text))
+    at = sentence.start + (frame.start() if frame else 0)
+    after = [m for m in mentions if m.start >= at]
+    return (after or mentions)[0]
 
 
 def _as_written(content: str, sentence: str) -> str:
@@ -126,26 +295,46 @@ def read(sentence: str) -> tuple[str, str, str] | None:
     text = normal(sentence)
     if text.endswith("?"):
         return None
-    text = _QUOTED.sub(" ", text)
+    text = normal(_QUOTED.sub(" ", text))
+    text = re.sub(r"\b((?:tell you|let you know|ping you|update you)\b[^,;]{0,24}?) if\b", r"\1 whether", text)
     if _CONDITION.search(text):
         return None
     progressive = _PROGRESSIVE.search(text)
-    if progressive:
-        return _progressive(progressive[1], text)
+    if progressive and not _REPORTED.search(text[:progressive.start()]):
+        found = _progressive(progressive[1], progressive[0], progressive[2])
+        if found:
+            return found
     for frame in _FRAME.finditer(text):
         before, after = text[:frame.start()], text[frame.end():].strip(" ,")
-        if _REPORTED.search(before) or _HEDGE_BEFORE.search(before):
+        if _REPORTED.search(before) or _HEDGE_BEFORE.search(before) or re.search(r"\b(?:if|once(?! more)|when)\b[^,;]*$", before):
             return None
         found = _action(after, let_me=frame[0] == "let me")
         if found:
             return found
+    if _ELLIPTIC.search(text):
+        return "save", "note", ""
+    if _CONSIDER_DONE.search(text):
+        return "do", "do", ""
     return None
 
 
-def _progressive(gerund: str, text: str) -> tuple[str, str, str]:
-    verb = {"saving": "save", "noting": "note", "committing": "commit", "pushing": "push",
-            "recording": "record", "storing": "store", "logging": "log"}[gerund]
-    return ("commit" if verb in ("commit", "push") else "save"), verb, ""
+_GERUNDS = {"saving": "save", "noting": "note", "committing": "commit", "pushing": "push", "recording": "record",
+            "storing": "store", "logging": "log", "adding": "add", "filing": "file away", "putting": "add",
+            "writing": "write down", "jotting": "write down", "making": "note", "taking": "note"}
+
+
+def _progressive(gerund: str, said: str, rest: str) -> tuple[str, str, str] | None:
+    verb = _GERUNDS[gerund]
+    if verb in ("commit", "push"):
+        return "commit", verb, ""
+    if gerund in ("adding", "putting", "filing") and not re.search(
+            rf"\b(?:to|in|into|under|with|away)\b.*\b(?:{_MEMORY_PLACE}|profile|preferences|notes)\b|\baway\b|under\b", rest):
+        return None
+    if gerund in ("writing", "jotting") and not re.search(r"\bdown\b|\binto\b", rest):
+        return None
+    if gerund in ("making", "taking") and "note" not in said:
+        return None
+    return "save", verb, ""
 
 
 def _action(after: str, let_me: bool) -> tuple[str, str, str] | None:
@@ -164,9 +353,16 @@ def _action(after: str, let_me: bool) -> tuple[str, str, str] | None:
         found = _match(after, patterns, kind)
         if found:
             if let_me and kind == "follow_up" and found[1] not in _LET_ME_FOLLOW_UP:
-                return None
+                break
             return found
     if let_me:
+        found = _match(after, _DO, "do")
+        if found and found[1] in _LET_ME_DO and re.search(r"\b(?:by|tomorrow|later|tonight|after)\b", after):
+            return found
+        for joined in re.finditer(r"\band (?:then )?", after):   # "let me dig into this and circle back"
+            found = _action(after[joined.end():], let_me=True)
+            if found:
+                return found
         return None  # "let me fix that": done in this very answer, not promised
     if _MAKE_SURE.match(after):
         return "do", "make sure", ""

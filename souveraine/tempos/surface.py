@@ -3,7 +3,8 @@
 One thought per turn — the most urgent, then the oldest — unless some are critical:
 then every critical one, and nothing else. The viewport's bandwidth filters what may
 surface: ``high`` anything due, ``medium`` medium and above, ``low`` (a phone) only
-urgent ones (high, critical), ``minimal`` nothing but presence.
+urgent ones (high, critical), ``minimal`` nothing but presence. An item whose due time
+is still to come (a dated promise) waits, unseen, until then.
 
 A surfaced thought is written to intrusive.md (what is on the agent's mind this turn)
 and logged in sent.md with its time and viewport; at the next surfacing the previous
@@ -53,7 +54,8 @@ def choose(items: list[inbox.Item], bandwidth: str) -> list[inbox.Item]:
     if bandwidth == "minimal":
         return []
     floor = inbox.URGENCIES.index(_FLOOR[bandwidth])
-    eligible = inbox.by_urgency([i for i in items if i.rank >= floor])
+    now = clock.now()
+    eligible = inbox.by_urgency([i for i in items if i.rank >= floor and i.ripe(now)])
     critical = [i for i in eligible if i.urgency == "critical"]
     return critical or eligible[:1]
 
@@ -68,14 +70,14 @@ def surface(memory: Memory, bandwidth: str = "high", peek: bool = False) -> Surf
         return result
     with memory.lock():
         pending, intrusive = inbox.read(memory, PENDING), inbox.read(memory, INTRUSIVE)
-        waiting = pending.items
+        now = clock.now()
+        waiting = [i for i in pending.items if i.ripe(now)]
         result.surfaced = choose(waiting, bandwidth)
         result.delivered = intrusive.items
         result.waiting = len(waiting) - len(result.surfaced)
         result.critical_waiting = sum(1 for i in waiting if i.urgency == "critical" and i not in result.surfaced)
         if peek or not (result.surfaced or result.delivered):
             return result
-        now = clock.now()
         ids = {i.id for i in result.surfaced}
         with memory.change(_message(result)) as change:
             if ids:

@@ -27,7 +27,7 @@ def inner_voice(memory: Memory, view: Viewport) -> list[Part]:
     thoughts, lines = [], count
     while count > 0:
         text = tail(path, lines)
-        thoughts = innervoice.parse(text)[-count:]
+        thoughts = innervoice.live(memory, innervoice.parse(text))[-count:]
         if len(thoughts) >= count or text.count("\n") < lines:   # enough, or the whole file
             break
         lines *= 4                                                 # blank or stray lines in the tail

@@ -45,7 +45,7 @@ def test_events_follow_commits_in_order(memory, monkeypatch):
     monkeypatch.setenv("SOUVERAINE_NOW", "2026-11-30T14:32:05+00:00")
     start = events.head(memory)
     kept = memories.remember(memory, "Ada's sister is Lea.")
-    persist(memory, Exchange(user="The staging server is 10.0.0.5", assistant="Noted.", session="s1"))
+    persist(memory, Exchange(user="The staging server is 10.0.0.5", assistant="Thanks, that helps.", session="s1"))
     inbox.add(memory, "Call the plumber", "high")
     surface(memory)
     found = events.events(memory, start)

@@ -122,11 +122,11 @@ def test_over_the_threshold_the_fork_is_closed_not_integrated(memory, invoke, se
 def test_at_the_threshold_the_fork_is_integrated(memory, invoke, set_threshold):
     set_threshold(5)
     child = start(invoke)
-    grow(child, "identities/zed.md", 2, word="walls")  # 3 frontmatter lines + 2
+    grow(child, "system/persona/zed.md", 2, word="walls")  # 3 frontmatter lines + 2
     done = invoke("fork", "integrate", "research", "--json")
     assert done.exit_code == 0, done.output
     assert json.loads(done.output)["divergence"] == 5
-    assert memory.exists("identities/zed.md")
+    assert memory.exists("system/persona/zed.md")
 
 
 def test_pick_brings_back_only_the_chosen_commits(memory, invoke, set_threshold):

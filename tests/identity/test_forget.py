@@ -1,8 +1,10 @@
 """Forgetting and visibility."""
 
 import json
+import subprocess
 
 from souveraine.identity import compose, elevation, memories, witness
+from souveraine.laws.verify import verify
 from tests.support import assert_clean, git
 
 
@@ -43,7 +45,11 @@ def test_forget_by_key_is_all_or_none(memory, outsider, invoke):
     keep = memories.remember(memory, "Not a holiday.", key="work")
     path = memory.root / memories.find(memory, paid["id"])
     git(memory.root, "rm", "-q", str(path))
-    git(memory.root, "commit", "-qm", "fix(memory): drop the portrait by hand")
+    done = subprocess.run(["git", "-C", str(memory.root), "commit", "-qm", "fix(memory): drop the portrait by hand"],
+                          capture_output=True, text=True)
+    assert done.returncode == 1 and "carries a paid witness receipt (grant grant-42), which is preserved" in done.stderr
+    git(memory.root, "commit", "-q", "--no-verify", "-m", "fix(memory): drop the portrait by hand")
+    assert [b.rule for b in verify(memory).breaches][:2] == ["paid_receipt", "effective"]  # and effective.md is stale
     assert invoke("forget", "--key", "holiday").exit_code == 0
     assert git(memory.root, "log", "-1", "--format=%s").strip() == "feat(memory): forget key holiday"
     assert sorted(p.name for p in (memory.root / "memories").glob("*.md")) == [keep["path"].split("/")[1]]

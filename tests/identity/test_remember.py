@@ -3,7 +3,7 @@
 import json
 import uuid
 
-from souveraine.identity import identities, memories
+from souveraine.identity import compose, identities, memories
 from souveraine.store import notes
 from tests.support import assert_clean, git
 
@@ -44,6 +44,7 @@ def test_agent_id_binds_only_an_active_identity_of_this_memory(memory, invoke):
     note = notes.read(path)
     note["status"] = "retired"
     notes.write(path, note)
+    (memory.root / compose.EFFECTIVE).write_text(compose.render(memory))   # generated: the laws check it
     git(memory.root, "commit", "-qam", "feat(identity): retire ada")
     retired = invoke("remember", "After retirement.", "--agent-id", ada.id).stdout.strip()
     assert _note(memory, retired)["identity_id"] == ""

@@ -1,6 +1,7 @@
 """Two real memories of two projects, each with its own keys, running the witness flow."""
 
 import json
+from pathlib import Path
 
 from souveraine.store import notes
 from tests.identity.conftest import request, sign_as
@@ -46,15 +47,35 @@ def test_card_covenant_sign_elevate_and_both_chronicles(covenanted, tmp_path):
     assert "I do not leave a friend alone" in git(ada.root, "log", "-p", "-1", "--", "system/persona/effective.md")
 
 
+def _signed_by_own(ada, tmp_path, handle, memory_id, tier="constitutive") -> Path:
+    """An attestation made with one of ada's own keys (witness sign refuses to make it: see below)."""
+    from souveraine.identity import keys, witness
+
+    pair = keys.load(ada.json("identity", "show", handle)["did"])
+    signed = witness.make(pair, memory_id, tier, request(ada, memory_id, tier)["content_sha256"])
+    path = tmp_path / f"own-{tier}.json"
+    path.write_text(json.dumps(signed))
+    return path
+
+
 def test_self_witness_through_a_second_identity_is_refused(ada, tmp_path):
     ada.run("identity", "create", "bob")
     memory_id = ada.remember("A promise to myself.", "--identity", "ada")
-    asked = request(ada, memory_id, "constitutive")
-    attestation = sign_as(ada, tmp_path, memory_id, "constitutive", asked["content_sha256"], "--identity", "bob")
+    attestation = _signed_by_own(ada, tmp_path, "bob", memory_id)
     refused(ada, ["elevate", memory_id, "--tier", "constitutive", "--attestation", str(attestation)],
             "attester_self_witness_forbidden", "is this memory's own identity 'bob'")
+    attestation = _signed_by_own(ada, tmp_path, "bob", memory_id, "foundational")
     refused(ada, ["elevate", memory_id, "--tier", "foundational", "--attestation", str(attestation)],
             "attester_self_witness_forbidden", "a witness must be of another project")
+
+
+def test_witness_sign_refuses_a_memory_of_its_own_and_writes_no_seal(ada):
+    ada.run("identity", "create", "bob")
+    memory_id = ada.remember("A promise to myself.", "--identity", "ada")
+    sha = request(ada, memory_id, "constitutive")["content_sha256"]
+    refused(ada, ["witness", "sign", "--memory-id", memory_id, "--tier", "constitutive", "--content-sha256", sha,
+                  "--identity", "bob"], "attester_self_witness_forbidden", "never its own")
+    assert not (ada.root / "chronicle/bob.md").exists()
 
 
 def test_own_card_cannot_enter_a_covenant(ada, tmp_path):
@@ -64,19 +85,25 @@ def test_own_card_cannot_enter_a_covenant(ada, tmp_path):
     refused(ada, ["covenant", "add", "--card", str(card)], "attester_self_witness_forbidden", "is this memory's own")
 
 
-def test_a_hand_made_covenant_with_an_own_identity_is_still_refused(ada, tmp_path):
+def test_a_hand_made_covenant_with_an_own_identity_is_refused_by_the_laws_and_by_elevate(ada, tmp_path):
+    from tests.laws.steps import git_run
+
     bob = ada.json("identity", "create", "bob")
     card = json.loads(ada.run("identity", "export", "bob").stdout)
     text = ("---\ntype: covenant\nhandle: bob\ndid: {did}\nkeys:\n  - '{key}={pub}'\nproject_id: 0f0f0f0f-0000-4000-8000-000000000000\n"
             "status: active\n---\nMade by hand.\n").format(did=bob["did"], key=card["keys"][0]["id"], pub=card["keys"][0]["public_key"])
     (ada.root / "covenants/bob.md").write_text(text)
     git(ada.root, "add", "covenants/bob.md")
-    git(ada.root, "commit", "-qm", "feat(covenant): a covenant with myself")
+    done = git_run(ada.root, "commit", "-qm", "feat(covenant): a covenant with myself")
+    assert done.returncode == 1
+    assert f"souveraine: covenants/bob.md: it holds {bob['did']}, this memory's own identity 'bob'" in done.stderr
+    git(ada.root, "commit", "-q", "--no-verify", "-m", "feat(covenant): a covenant with myself")
     memory_id = ada.remember("Another promise to myself.", "--identity", "ada")
-    attestation = sign_as(ada, tmp_path, memory_id, "constitutive", request(ada, memory_id, "constitutive")["content_sha256"],
-                          "--identity", "bob")
+    attestation = _signed_by_own(ada, tmp_path, "bob", memory_id)
     refused(ada, ["elevate", memory_id, "--tier", "constitutive", "--attestation", str(attestation)],
             "attester_self_witness_forbidden", "belongs to this memory's own project")
+    report = ada.run("verify", "--at", "HEAD", "--json", code=1, clean=False)
+    assert [b["rule"] for b in json.loads(report.stdout)] == ["self_witness"]
 
 
 def test_a_signature_replayed_onto_another_memory_or_tier_is_refused(covenanted, tmp_path):

@@ -49,3 +49,8 @@ def test_inline_code_masked_only_when_asked():
 
 def test_empty_text():
     assert sentences.split("") == [] and sentences.split("\n\n  \n") == []
+
+
+def test_a_number_alone_is_a_sentence_not_a_list_mark():
+    assert texts("51.") == ["51."] and texts("1755.") == ["1755."]
+    assert texts("1. Book the flat") == ["Book the flat"]

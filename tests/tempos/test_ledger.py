@@ -75,3 +75,43 @@ def test_an_unknown_ledger_is_a_usage_error(invoke, memory):
     assert invoke("ledger", "promises").exit_code == 2
     with pytest.raises(Exception, match="no ledger 'promises'"):
         ledger.entries(memory, "promises")
+
+
+def test_close_and_drop_by_hand_one_commit_each(invoke, memory):
+    made = fill(memory)
+    head = lambda: __import__("subprocess").run(  # noqa: E731
+        ["git", "-C", str(memory.root), "log", "--format=%s"], capture_output=True, text=True).stdout.splitlines()
+    before = len(head())
+    done = invoke("ledger", "close", made[0].id[:5], "--note", "sent (by mail)", "--json")
+    assert done.exit_code == 0, done.output
+    data = json.loads(done.output)
+    assert data["status"] == "closed" and data["note"] == "sent [by mail]" and data["ended"].startswith("hand on ")
+    assert invoke("ledger", "drop", made[1].id).exit_code == 0
+    log = head()
+    assert len(log) == before + 2 and log[0] == f"chore(ledger): drop {made[1].id} by hand"
+    assert log[1] == f"chore(ledger): close {made[0].id} by hand"
+    entries = {e.id: e for e in ledger.entries(memory, "commitments")}
+    assert entries[made[0].id].status == "closed" and entries[made[0].id].note == "sent [by mail]"
+    assert entries[made[1].id].status == "dropped" and entries[made[1].id].how == "dropped by"
+    assert_clean(memory.root)
+
+
+def test_closing_twice_or_an_unknown_id_changes_nothing(invoke, memory):
+    made = fill(memory)
+    assert invoke("ledger", "close", made[0].id).exit_code == 0
+    text = (memory.root / "ledger/commitments.md").read_text()
+    again = invoke("ledger", "close", made[0].id)
+    assert again.exit_code != 0 and "already closed" in again.output
+    unknown = invoke("ledger", "drop", "c000000")
+    assert unknown.exit_code == 2 and "no ledger entry 'c000000'" in unknown.output
+    assert invoke("ledger", "drop", "zz").exit_code == 2
+    assert (memory.root / "ledger/commitments.md").read_text() == text
+    assert_clean(memory.root)
+
+
+def test_a_due_commitment_round_trips(memory):
+    with memory.change("chore(ledger): dated") as change:
+        entry = ledger.add(change, "commitments", "I'll remind you on Thursday.", "follow_up", SOURCE, due="2026-12-03")
+    text = (memory.root / "ledger/commitments.md").read_text()
+    assert f"{SOURCE} · due 2026-12-03 ^{entry.id}" in text
+    assert ledger.entries(memory)[0].due == "2026-12-03"

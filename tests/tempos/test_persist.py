@@ -69,7 +69,7 @@ def test_an_unkept_save_promise_is_kept_by_the_subconscious(memory, at_1432):
     [promise] = result.promises
     assert (promise["kind"], promise["status"]) == ("save", "saved")
     note = notes.read(memory.root / promise["memory"]["path"])
-    assert note.body == "My daughter Mia was born on 2 May.\n"
+    assert note.body == "The user's daughter Mia was born on 2 May (2026-05-02).\n"
     user_turn = result.turns[0]
     assert note["source"] == user_turn["link"] == f"[[journal/2026/11/2026-11-30#^{user_turn['block_id']}]]"
     changed = git(memory.root, "show", "--name-only", "--format=", "HEAD").split()
@@ -83,7 +83,7 @@ def test_an_unkept_save_promise_is_kept_by_the_subconscious(memory, at_1432):
 def test_a_save_promise_with_its_own_words_saves_those_words(memory, at_1432):
     result = persist(memory, Exchange(user="Note this down.", assistant="Got it, I'll remember that your sister is called Lea."))
     note = notes.read(memory.root / result.promises[0]["memory"]["path"])
-    assert note.body == "Your sister is called Lea.\n"
+    assert note.body == "The user's sister is called Lea.\n"
     assert note["source"] == result.turns[1]["link"]
 
 

@@ -68,7 +68,7 @@ def test_fifty_exchanges(memory, monkeypatch):
 
     # The unkept save promise was kept; the one kept by a tool call was not repeated.
     saved = [notes.read(p) for p in sorted((memory.root / "memories").glob("*.md"))]
-    assert [n.body for n in saved] == ["My daughter Mia was born on 2 May.\n"]
+    assert [n.body for n in saved] == ["The user's daughter Mia was born on 2 May (2026-05-02).\n"]
     assert saved[0]["source"] == results[3].turns[0]["link"]
 
     # Other promises surfaced once, then closed when kept; the unkept one stays open.
