@@ -94,6 +94,7 @@ def identity_recompose(memory, as_json):
 
     Example:
 
+    \b
         souveraine identity recompose
     """
     from souveraine.identity import compose
@@ -114,6 +115,7 @@ def identity_rotate(memory, handle, as_json):
 
     Example:
 
+    \b
         souveraine identity rotate ada && souveraine identity export ada > ada.card.json
     """
     from souveraine.identity import identities
