@@ -132,6 +132,81 @@ def concurrency(agents: int = 8, persists: int = 100, recalls: int = 4) -> dict:
         }
 
 
+# -- a model that never answers -------------------------------------------------------------
+
+class SilentModel:
+    """A model endpoint that accepts connections and never answers a byte."""
+
+    def __enter__(self):
+        self.server = socket.socket()
+        self.server.bind(("127.0.0.1", 0))
+        self.server.listen(64)
+        self.server.settimeout(0.2)
+        self.held, self.stop = [], threading.Event()
+        self.thread = threading.Thread(target=self._accept, daemon=True)
+        self.thread.start()
+        return f"http://127.0.0.1:{self.server.getsockname()[1]}/v1"
+
+    def _accept(self):
+        while not self.stop.is_set():
+            try:
+                self.held.append(self.server.accept()[0])
+            except OSError:
+                continue
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        self.thread.join()
+        for conn in self.held:
+            conn.close()
+        self.server.close()
+
+
+def configure(root: Path, mode: str, endpoint: str = "") -> None:
+    config = root / "souveraine.toml"
+    text = config.read_text().replace("message_interval = 25", "message_interval = 2")
+    text = text.replace('tempos = "detached"', f'tempos = "{mode}"')
+    if endpoint:
+        text = text.replace('endpoint = ""\nmodel = ""', f'endpoint = "{endpoint}"\nmodel = "silent"')
+    config.write_text(text)
+    subprocess.run(["git", "-C", str(root), "commit", "-qam", "chore(config): reflect every two messages"], check=True)
+
+
+def slow_model(runs: int = 5) -> dict:
+    """Wall time of a persist that makes reflection due: no model, and a model that never answers."""
+    import shutil
+
+    with tempfile.TemporaryDirectory(prefix="souveraine-slow-") as scratch, SilentModel() as endpoint:
+        tmp = Path(scratch)
+        env = environment(tmp)
+        template = new_memory(tmp, env, "template")
+        cases = {"no model, detached": ("detached", ""), "silent model, detached": ("detached", endpoint),
+                 "no model, inline": ("inline", "")}
+        times: dict[str, list[float]] = {name: [] for name in cases}
+        outcome: dict[str, dict] = {}
+        children = []
+        for n in range(runs):
+            for name, (mode, url) in cases.items():
+                root = tmp / f"m{n}-{len(times[name])}-{mode}-{bool(url)}"
+                shutil.copytree(template, root, symlinks=True)
+                subprocess.run(["git", "-C", str(root), "config", "core.hooksPath", str(root / ".git" / "hooks")])
+                configure(root, mode, url)
+                start = time.perf_counter()
+                done = souveraine(root, env, "persist", "--user", "Is it due?", "--assistant", "It is.", "--json")
+                times[name].append(time.perf_counter() - start)
+                data = json.loads(done.stdout)
+                outcome[name] = {"exit": done.returncode, "kept": data.get("kept"), "ran": data.get("ran")}
+                children += [r["pid"] for r in (data.get("ran") or {}).values() if r.get("pid")]
+        for pid in children:    # the detached runners give up on the model after [inference] timeout × tries
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        medians = {name: round(statistics.median(values) * 1000) for name, values in times.items()}
+        return {"runs": runs, "median_ms": medians, "outcome": outcome,
+                "silent_minus_none_ms": medians["silent model, detached"] - medians["no model, detached"]}
+
+
 # -- the command line ---------------------------------------------------------------------
 
 def main(argv=None) -> None:
@@ -140,9 +215,12 @@ def main(argv=None) -> None:
     parser.add_argument("--agents", type=int, default=8)
     parser.add_argument("--persists", type=int, default=100)
     parser.add_argument("--recalls", type=int, default=4)
+    parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--json", action="store_true")
     options = parser.parse_args(argv)
     figures = {}
+    if options.part in ("slow-model", "all"):
+        figures["slow_model"] = slow_model(options.runs)
     if options.part in ("concurrency", "all"):
         figures["concurrency"] = concurrency(options.agents, options.persists, options.recalls)
     print(json.dumps(figures, indent=2))

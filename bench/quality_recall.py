@@ -37,11 +37,15 @@ class Variant:
     date_phrases: bool = True
     half_life_days: float = 30.0
     recency_weight: float = rank.RECENCY_WEIGHT
+    date_weight: float = rank.DATE_WEIGHT
+    answer_share: float = rank.Ranking.answer_share
+    diversity: float = rank.Ranking.diversity
 
 
-SHIPPED = Variant("shipped: porter, neighbours' context 0.25, date phrases, recency")
+SHIPPED = Variant("shipped: porter, context 0.25, dates, recency, answers, diversity")
 PLAIN = Variant("plain BM25 (unicode61, no context, dates as words, no recency)",
-                index.Options("unicode61 remove_diacritics 2", "none"), EQUAL, False, False)
+                index.Options("unicode61 remove_diacritics 2", "none"), EQUAL, False, False,
+                date_weight=0.0, answer_share=0.0, diversity=0.0)
 VARIANTS = [
     PLAIN,
     SHIPPED,
@@ -55,7 +59,9 @@ VARIANTS = [
     replace(SHIPPED, name="  whole-session context", options=index.Options(context="session")),
     replace(SHIPPED, name="  context weight 1.0", weights={**rank.COLUMN_WEIGHTS, "context": 1.0}),
     replace(SHIPPED, name="  context weight 0.1", weights={**rank.COLUMN_WEIGHTS, "context": 0.1}),
-    replace(SHIPPED, name="  dates as words, not filters", date_phrases=False),
+    replace(SHIPPED, name="  dates as words, not evidence", date_phrases=False),
+    replace(SHIPPED, name="  no answer inheritance", answer_share=0.0),
+    replace(SHIPPED, name="  no diversity", diversity=0.0),
 ]
 
 
@@ -63,7 +69,7 @@ def measure(memory: Memory, conversation: Conversation, variant: Variant = SHIPP
     """recall@5 and recall@10 of the planted turns, overall and per kind of fact."""
     now = datetime.combine(conversation.end, datetime.min.time()).replace(hour=23).astimezone()
     ranking = rank.Ranking(now.timestamp(), variant.half_life_days, variant.recency, variant.recency_weight,
-                           variant.weights)
+                           variant.weights, variant.date_weight, variant.answer_share, variant.diversity)
     ranks, kinds = [], {}
     for question in conversation.questions:
         target = conversation.targets[question.fact]

@@ -19,20 +19,28 @@ TIERS = click.Choice(["episodic", "foundational", "constitutive"])
 @click.option("--limit", type=click.IntRange(1, 1000), default=10, show_default=True, help="How many hits.")
 @click.option("--private", is_flag=True, help="Include private memories.")
 @click.option("--no-recency", "no_recency", is_flag=True, help="Rank by relevance and tier only; old and new alike.")
+@click.option("--now", metavar="DATE", help="Count 'last week' and dates without a year from this day, not from the latest turn.")
+@click.option("--context", type=click.IntRange(0, 20), default=0, metavar="N",
+              help="Show each turn found with the N turns before and after it in its conversation.")
+@click.option("--all", "every", is_flag=True, help="Let a note and the turn it was written from both take a place.")
 @json_option
 @pass_memory
-def recall_cmd(memory, words, since, until, tier, within, person, limit, private, no_recency, as_json):
+def recall_cmd(memory, words, since, until, tier, within, person, limit, private, no_recency, now, context, every,
+               as_json):
     """Find what the memory holds: journal turns, memories, people, domains, reference, archive.
 
-    Ranked by relevance (BM25), tier, and recency for episodic items. Dates written in the
-    query ("in March", "last week", "2026-05", "since May") filter like --since/--until.
-    Matched words are marked «so» in each snippet.
+    Ranked by relevance (BM25), tier, and recency for episodic items; an answer also by the
+    question before it. Dates written in the query ("in March", "last week", "between May 3
+    and 9") raise what was said or told of then, and remove nothing; --since/--until filter.
+    Relative dates count from the memory's latest turn (or --now). Matched words are marked
+    «so» in each snippet.
 
     Example:
 
     \b
         souveraine recall "what did I say about that book in March"
         souveraine recall budget --since 2026-01 --tier foundational --json
+        souveraine recall "how often does he work out" --context 1
     """
     from souveraine.errors import UsageError
     from souveraine.recall.search import recall
@@ -40,10 +48,12 @@ def recall_cmd(memory, words, since, until, tier, within, person, limit, private
     if not words and not any((since, until, tier, within, person)):
         raise UsageError("give words to look for, or a filter such as --since 2026-03 or --person ada")
     result = recall(memory, " ".join(words), since=since, until=until, tier=tier, within=within, person=person,
-                    limit=limit, private=private, recency=not no_recency)
-    if result.phrases and not as_json:
-        span = result.span
-        say(f"dates: {span.since or '…'} to {span.until or '…'} (from {', '.join(repr(p) for p in result.phrases)})")
+                    limit=limit, private=private, recency=not no_recency, now=now, context=context, every=every)
+    if result.readings and not as_json:
+        for reading in result.readings:
+            span = reading.span
+            say(f"dates: {span.since or '…'} to {span.until or '…'} (from {reading.phrase!r}"
+                f"{'; ' + reading.note if reading.note else ''})")
     emit([hit.to_dict() for hit in result.hits], as_json, render_hits)
     if not result.hits and not as_json:
         say("nothing found")
@@ -51,23 +61,28 @@ def recall_cmd(memory, words, since, until, tier, within, person, limit, private
 
 @click.command(name="index")
 @click.option("--rebuild", is_flag=True, help="Read every file again into a new index.")
+@click.option("--scan", is_flag=True, help="Compare every file with what the index read (git status), not only what can have changed.")
 @json_option
 @pass_memory
-def index_cmd(memory, rebuild, as_json):
+def index_cmd(memory, rebuild, scan, as_json):
     """Bring the search index up to date (or rebuild it) and show what it holds.
 
     The index is a cache in .souveraine/index.sqlite, git-ignored; recall keeps it fresh by
-    itself, and a missing or corrupt one is rebuilt without a word.
+    itself, and a missing or corrupt one is rebuilt without a word. An uncommitted edit in
+    place of an old journal day, memory or archive note is seen by the next scan (every five
+    minutes) or at once with --scan.
 
     Example:
 
     \b
         souveraine index
+        souveraine index --scan
         souveraine index --rebuild --json
     """
     from souveraine.recall import index
 
-    update = index.rebuild(memory, progress=progress("indexing", not as_json)) if rebuild else index.refresh(memory)
+    update = (index.rebuild(memory, progress=progress("indexing", not as_json)) if rebuild
+              else index.refresh(memory, scan=scan))
     emit({**index.status(memory), "update": update.to_dict()}, as_json, render_status)
 
 
@@ -79,7 +94,11 @@ def render_hits(hits: list[dict]) -> str:
         where = f"{hit['path']}#^{hit['block']}" if hit["block"] else hit["path"]
         when = (hit["date"] or "undated")[:16].replace("T", " ")
         lines.append(f"{when:<16}  {hit['tier'] or hit['kind']:<12}  {hit['score']:>8.3g}  {where}")
-        lines.append(f"    {hit['snippet']}")
+        if hit.get("context"):
+            lines.extend(f"  {'>' if turn['hit'] else ' '} {turn['role']:<9} {' '.join(turn['text'].split())}"
+                         for turn in hit["context"])
+        else:
+            lines.append(f"    {hit['snippet']}")
     return "\n".join(lines)
 
 

@@ -26,6 +26,7 @@ class Tempo:
     name: str
     about: str
     job: Callable[[Memory], dict]
+    locks: bool = True      # holds the memory's lock throughout; False: takes it only to write
 
 
 def _digest(memory: Memory) -> dict:
@@ -53,14 +54,20 @@ def _doctor(memory: Memory) -> dict:
 
 
 def _check(memory: Memory) -> dict:
-    """Reflect and archive when their tempo has come."""
-    from souveraine.tempos import archive, reflect
+    """Commit what waits in the spool; reflect and archive when their tempo has come.
+
+    Without holding the lock: a model may take its time, and each tempo takes the lock
+    only to write its commit. One that failed lately backs off (tempos.followup)."""
+    from souveraine.store import spool
+    from souveraine.tempos import archive, followup, reflect
 
     ran = {}
-    if reflect.due(memory):
-        ran["reflect"] = reflect.run(memory)
-    if archive.due(memory):
-        ran["archive"] = archive.run(memory)
+    if spool.entries(memory):
+        ran["spool"] = spool.drain(memory)
+    due = [name for name, tempo in (("reflection", reflect), ("archive", archive))
+           if tempo.due(memory) and not followup.backing_off(memory, name)]
+    if due:
+        ran.update(followup.run(memory, due))
     return ran
 
 
@@ -68,7 +75,7 @@ TEMPOS = {t.name: t for t in (
     Tempo("digest", "distil last week's journal into people/ and domains/", _digest),
     Tempo("defrag", "split overgrown notes, merge near-duplicates, mend links", _defrag),
     Tempo("doctor", "audit the memory's health", _doctor),
-    Tempo("check", "reflect and archive when they are due", _check),
+    Tempo("check", "commit what waits in the spool; reflect and archive when they are due", _check, locks=False),
 )}
 
 
@@ -98,7 +105,10 @@ def run_job(memory: Memory, name: str, on_busy: str | None = None) -> dict:
     wait = section["lock_timeout"] if busy == "wait" else 0
     started = clock.now()
     try:
-        with memory.lock(timeout=wait):
+        if chosen.locks:
+            with memory.lock(timeout=wait):
+                result = chosen.job(memory)
+        else:
             result = chosen.job(memory)
     except LockTimeout:
         logger.info("%s skipped: the memory is busy", name)

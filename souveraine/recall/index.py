@@ -17,6 +17,7 @@ once queue and the second finds the work done; readers never wait (WAL).
 """
 
 import json
+import os
 import sqlite3
 import time
 from dataclasses import asdict, dataclass
@@ -29,19 +30,23 @@ from souveraine.store import clock, git
 from souveraine.store.memory import Memory
 
 FILE = "index.sqlite"
-SCHEMA = "2"
+SCHEMA = "3"
 BUSY_SECONDS = 30
+SCAN_SECONDS = 300      # the longest a quick look goes without a scan of the whole work tree
+HAND_EDITED = ("people", "domains", "reference")    # small folders whose every file is looked at each time
 _TABLES = """
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT) WITHOUT ROWID;
 CREATE TABLE files(path TEXT PRIMARY KEY, size INTEGER, mtime_ns INTEGER) WITHOUT ROWID;
 CREATE TABLE docs(id INTEGER PRIMARY KEY, path TEXT NOT NULL, block TEXT, kind TEXT, tier TEXT,
                   at TEXT, ts REAL, decays INTEGER, visibility TEXT, role TEXT, session TEXT, line INTEGER,
-                  title TEXT, body TEXT, links TEXT);
+                  title TEXT, body TEXT, links TEXT, source TEXT);
 CREATE INDEX docs_path ON docs(path, line);
+CREATE TABLE mentions(doc INTEGER NOT NULL, since TEXT NOT NULL, until TEXT NOT NULL);
 """
-_INDEXES = "CREATE INDEX docs_at ON docs(at);"
+_INDEXES = ("CREATE INDEX docs_at ON docs(at); CREATE INDEX docs_ts ON docs(kind, ts);"
+            " CREATE INDEX mentions_doc ON mentions(doc); CREATE INDEX mentions_since ON mentions(since, until);")
 _DROP = ("DROP VIEW IF EXISTS texts; DROP TABLE IF EXISTS meta; DROP TABLE IF EXISTS files;"
-         " DROP TABLE IF EXISTS docs; DROP TABLE IF EXISTS fts;")
+         " DROP TABLE IF EXISTS docs; DROP TABLE IF EXISTS fts; DROP TABLE IF EXISTS mentions;")
 COLUMNS = ("title", "body", "context", "links")
 # A turn's neighbour in its file, when it belongs to the same session.
 _NEIGHBOUR = ("(SELECT CASE WHEN n.session = d.session THEN n.body END FROM docs n WHERE n.path = d.path"
@@ -107,15 +112,16 @@ def require_fts5() -> None:
                       code="fts5_missing") from None
 
 
-def fresh(memory: Memory, options: Options | None = None) -> tuple[sqlite3.Connection, Update]:
-    """An open connection to an index that holds what the files hold now."""
+def fresh(memory: Memory, options: Options | None = None, scan: bool = False) -> tuple[sqlite3.Connection, Update]:
+    """An open connection to an index that holds what the files hold now (see ``_incremental``
+    for what is looked at; ``scan`` compares every file, as ``git status`` does)."""
     file, conn = location(memory), None
     try:
         if file.exists():
             conn = connect(file)
             meta = _meta(conn)
             if meta.get("schema") == SCHEMA and not (options and _options(meta) != options):
-                return conn, _incremental(memory, conn, meta)
+                return conn, _incremental(memory, conn, meta, scan)
             conn.close()
     except sqlite3.DatabaseError:
         if conn is not None:
@@ -124,9 +130,9 @@ def fresh(memory: Memory, options: Options | None = None) -> tuple[sqlite3.Conne
     return connect(file), update
 
 
-def refresh(memory: Memory, options: Options | None = None) -> Update:
+def refresh(memory: Memory, options: Options | None = None, scan: bool = False) -> Update:
     """Bring the index up to date, incrementally when it can, by rebuilding when it cannot."""
-    conn, update = fresh(memory, options)
+    conn, update = fresh(memory, options, scan)
     conn.close()
     return update
 
@@ -139,6 +145,7 @@ def rebuild(memory: Memory, options: Options | None = None, progress=None) -> Up
     conn = _open_or_replace(file)
     try:
         conn.execute("BEGIN IMMEDIATE")
+        folders = _folder_times(memory.root)
         head, dirty = _state(memory.root)
         _script(conn, _DROP)
         _create(conn, options)
@@ -147,7 +154,8 @@ def rebuild(memory: Memory, options: Options | None = None, progress=None) -> Up
         _script(conn, _INDEXES)
         conn.execute("INSERT INTO fts(fts) VALUES('rebuild')")
         _set_meta(conn, {"schema": SCHEMA, "commit": head or "", "dirty": sorted(dirty),
-                         "built": clock.now().isoformat(timespec="seconds"), "options": asdict(options)})
+                         "built": clock.now().isoformat(timespec="seconds"), "options": asdict(options),
+                         "scanned": time.time(), "folders": folders})
         conn.execute("COMMIT")
     except BaseException:
         if conn.in_transaction:
@@ -203,7 +211,7 @@ def _committed_since(memory: Memory) -> bool:
 def status(memory: Memory) -> dict:
     """What the index holds and whether it is up to date, without changing it."""
     file = location(memory)
-    head, dirty = _state(memory.root)
+    head = git.head(memory.root)
     data = {"path": memory.rel(file) if file.exists() else f"{memory.rel(memory.cache)}/{FILE}",
             "exists": file.exists(), "bytes": file.stat().st_size if file.exists() else 0, "head": head}
     if not file.exists():
@@ -216,8 +224,9 @@ def status(memory: Memory) -> dict:
             "documents": sum(kinds.values()), "kinds": kinds,
             "files": conn.execute("SELECT count(*) FROM files").fetchone()[0],
             "commit": meta.get("commit") or None, "built": meta.get("built"),
-            "fresh": meta.get("commit") == (head or "") and dirty <= set(meta.get("dirty", [])),
-            "uncommitted": sorted(dirty),
+            "fresh": meta.get("commit") == (head or ""),
+            "uncommitted": sorted(p for p in meta.get("dirty", []) if (memory.root / p).exists()),
+            "scanned": meta.get("scanned"),
             "options": meta.get("options"),
         })
     except sqlite3.DatabaseError:
@@ -245,11 +254,53 @@ def snapshot(memory: Memory) -> list[tuple]:
 # -- updating ----------------------------------------------------------------------------
 
 
-def _incremental(memory: Memory, conn: sqlite3.Connection, meta: dict) -> Update:
+def _incremental(memory: Memory, conn: sqlite3.Connection, meta: dict, scan: bool = False) -> Update:
+    """What changed since the index's last look, at a cost that grows with the change.
+
+    Always: the commits since the indexed one (``git diff``), the files it knew uncommitted
+    or read last time, the newest journal day files (a turn persist could not commit yet),
+    every file of the folders a person edits by hand (people/, domains/, reference/: each a
+    stat), and every folder's mtime, so a file added, removed or renamed anywhere is found.
+    An in-place edit of an older file that nobody commits (a memory retouched in an editor)
+    waits for the scan: ``git status`` over the work tree, which costs with the memory's
+    size (80 ms at ten years), so it runs at most every ``SCAN_SECONDS``, or when asked.
+    """
+    if scan or time.time() - float(meta.get("scanned") or 0) > SCAN_SECONDS:
+        return _scanned(memory, conn, meta)
     started = time.perf_counter()
-    head, dirty = _state(memory.root)
-    if meta.get("commit") == (head or "") and not dirty and not meta.get("dirty"):
+    head = git.head(memory.root)
+    changed = set() if meta.get("commit") == (head or "") else _changed(memory.root, meta.get("commit", ""), head)
+    if changed is None:
+        return rebuild(memory, _options(meta))
+    looked = _look(memory, conn, meta)
+    known = set(meta.get("dirty", []))
+    paths = changed | looked.paths | known
+    if not changed and not looked.paths and looked.folders == meta.get("folders") and not _stale(memory, conn, known):
         return Update("fresh", commit=head, seconds=time.perf_counter() - started)
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        if _meta(conn) != meta:                 # another process updated it meanwhile: do as it did
+            conn.execute("ROLLBACK")
+            return _incremental(memory, conn, _meta(conn), scan)
+        update = Update("incremental", commit=head)
+        read = _apply(memory, conn, sorted(paths), update, skip_unchanged=True)
+        _index_texts(conn, read)
+        _set_meta(conn, {"commit": head or "", "dirty": sorted((known | looked.untracked | set(read))),
+                         "folders": looked.folders})
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    update.seconds = time.perf_counter() - started
+    return update
+
+
+def _scanned(memory: Memory, conn: sqlite3.Connection, meta: dict) -> Update:
+    """The whole work tree compared, as ``git status`` sees it."""
+    started = time.perf_counter()
+    folders = _folder_times(memory.root)            # before the scan: what changes during it shows next time
+    head, dirty = _state(memory.root)
     conn.execute("BEGIN IMMEDIATE")
     try:
         if _meta(conn) != meta:                 # another process updated it meanwhile
@@ -266,14 +317,143 @@ def _incremental(memory: Memory, conn: sqlite3.Connection, meta: dict) -> Update
         read = _apply(memory, conn, sorted(paths), update, skip_unchanged=True)
         _index_texts(conn, read)
         # A file read now may change again before the next status; looking at it once more costs a stat.
-        _set_meta(conn, {"commit": head or "", "dirty": sorted(set(dirty) | set(read))})
+        _set_meta(conn, {"commit": head or "", "dirty": sorted(set(dirty) | set(read)), "scanned": time.time(),
+                         "folders": folders})
         conn.execute("COMMIT")
     except BaseException:
         if conn.in_transaction:
             conn.execute("ROLLBACK")
         raise
+    if not read and update.removed == 0:
+        update.mode = "fresh"
     update.seconds = time.perf_counter() - started
     return update
+
+
+@dataclass
+class _Looked:
+    paths: set[str]             # files to read again or forget
+    untracked: set[str]         # new files no commit holds yet
+    folders: dict[str, int]     # every folder's mtime, as looked at
+
+
+def _look(memory: Memory, conn: sqlite3.Connection, meta: dict) -> _Looked:
+    """The stat-level look: folders whose entries changed, hand-edited notes, the newest days."""
+    root, folders = memory.root, dict(meta.get("folders") or {})
+    paths, found = set(), set()
+    for folder, mtime in list(folders.items()):
+        try:
+            now = (root / folder).stat().st_mtime_ns
+        except OSError:
+            now = None
+        if now == mtime:
+            continue
+        listed = _listing(root, folder) if now is not None else ({}, [])
+        files, subfolders = listed
+        known = set(_children(conn, folder))
+        paths |= known - set(files)
+        found |= set(files) - known
+        if now is None:
+            folders.pop(folder)
+            paths |= set(_under(conn, folder))
+            for sub in [f for f in folders if f.startswith(folder + "/")]:
+                folders.pop(sub)
+            continue
+        folders[folder] = now
+        for sub in subfolders:
+            if sub not in folders:
+                found |= _walk(root, sub, folders)
+    for relpath, size, mtime in _watched(conn):
+        try:
+            stat = (root / relpath).stat()
+        except OSError:
+            paths.add(relpath)
+            continue
+        if (stat.st_size, stat.st_mtime_ns) != (size, mtime):
+            paths.add(relpath)
+    untracked = _not_ignored(root, found)
+    return _Looked(paths | untracked, untracked, folders)
+
+
+def _stale(memory: Memory, conn: sqlite3.Connection, paths: set[str]) -> bool:
+    """Whether any of these files differs from what the index read."""
+    for relpath in paths:
+        known = _known(conn, relpath)
+        try:
+            stat = (memory.root / relpath).stat()
+        except OSError:
+            if known is not None:
+                return True
+            continue
+        if known != (stat.st_size, stat.st_mtime_ns):
+            return True
+    return False
+
+
+def _listing(root: Path, folder: str) -> tuple[dict[str, None], list[str]]:
+    """A folder's indexed files and its subfolders (relative paths)."""
+    files, subfolders = {}, []
+    try:
+        entries = list(os.scandir(root / folder))
+    except OSError:
+        return {}, []
+    for entry in entries:
+        relpath = f"{folder}/{entry.name}"
+        if entry.name.startswith("."):
+            continue
+        if entry.is_dir(follow_symlinks=False):
+            subfolders.append(relpath)
+        elif sources.indexed(relpath):
+            files[relpath] = None
+    return files, subfolders
+
+
+def _walk(root: Path, folder: str, folders: dict[str, int]) -> set[str]:
+    """Every indexed file under a folder new to the index, its folders recorded."""
+    try:
+        folders[folder] = (root / folder).stat().st_mtime_ns
+    except OSError:
+        return set()
+    files, subfolders = _listing(root, folder)
+    found = set(files)
+    for sub in subfolders:
+        found |= _walk(root, sub, folders)
+    return found
+
+
+def _children(conn: sqlite3.Connection, folder: str) -> list[str]:
+    return [p for p in _under(conn, folder) if "/" not in p[len(folder) + 1:]]
+
+
+def _under(conn: sqlite3.Connection, folder: str) -> list[str]:
+    return [r[0] for r in conn.execute("SELECT path FROM files WHERE path > ? AND path < ?", (folder + "/", folder + "0"))]
+
+
+def _watched(conn: sqlite3.Connection) -> list[tuple[str, int, int]]:
+    """The files looked at every time: notes edited by hand, and the newest journal files."""
+    rows = []
+    for folder in HAND_EDITED:
+        rows += conn.execute("SELECT path, size, mtime_ns FROM files WHERE path > ? AND path < ?",
+                             (folder + "/", folder + "0")).fetchall()
+    rows += conn.execute("SELECT path, size, mtime_ns FROM files WHERE path > 'journal/' AND path < 'journal0'"
+                         " ORDER BY path DESC LIMIT 3").fetchall()
+    return rows
+
+
+def _not_ignored(root: Path, paths: set[str]) -> set[str]:
+    if not paths:
+        return set()
+    done = git.run(root, "check-ignore", "--no-index", "--stdin", "-z", input="\0".join(sorted(paths)) + "\0", check=False)
+    return paths - {p for p in done.stdout.split("\0") if p}
+
+
+def _folder_times(root: Path) -> dict[str, int]:
+    """The mtime of every folder recall reads, walked from the top (at a scan or a rebuild)."""
+    out: dict[str, int] = {}
+    for top in sources.FOLDERS:
+        if (root / top).is_dir():
+            _walk(root, top, out)
+    return out
 
 
 def _apply(memory: Memory, conn: sqlite3.Connection, paths: list[str], update: Update,
@@ -308,7 +488,7 @@ def _apply(memory: Memory, conn: sqlite3.Connection, paths: list[str], update: U
         update.bytes += len(data)
         batch.files.append((relpath, stat.st_size, stat.st_mtime_ns))
         for doc in sources.documents(relpath, data.decode("utf-8", errors="replace")):
-            batch.docs.append(_row(next_id, doc))
+            batch.add(next_id, doc)
             next_id += 1
         update.documents += batch.flush_if_full()
     update.documents += batch.flush()
@@ -332,16 +512,21 @@ class _Batch:
     SIZE = 5000
 
     def __init__(self, conn: sqlite3.Connection):
-        self.conn, self.docs, self.files = conn, [], []
+        self.conn, self.docs, self.files, self.mentions = conn, [], [], []
+
+    def add(self, doc_id: int, doc: sources.Document) -> None:
+        self.docs.append(_row(doc_id, doc))
+        self.mentions.extend((doc_id, since, until) for since, until in sources.mentions(doc))
 
     def flush_if_full(self) -> int:
         return self.flush() if len(self.docs) >= self.SIZE else 0
 
     def flush(self) -> int:
-        self.conn.executemany("INSERT INTO docs VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", self.docs)
+        self.conn.executemany("INSERT INTO docs VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", self.docs)
         self.conn.executemany("INSERT OR REPLACE INTO files VALUES (?,?,?)", self.files)
+        self.conn.executemany("INSERT INTO mentions VALUES (?,?,?)", self.mentions)
         written = len(self.docs)
-        self.docs, self.files = [], []
+        self.docs, self.files, self.mentions = [], [], []
         return written
 
 
@@ -349,7 +534,7 @@ def _row(doc_id: int, doc: sources.Document) -> tuple:
     ts = doc.at.timestamp() if doc.at else None
     at = doc.at.isoformat() if doc.at else None
     return (doc_id, doc.path, doc.block, doc.kind, doc.tier, at, ts, int(doc.decays),
-            doc.visibility, doc.role, doc.session, doc.line, doc.title, doc.body, doc.links)
+            doc.visibility, doc.role, doc.session, doc.line, doc.title, doc.body, doc.links, doc.source)
 
 
 def _forget(conn: sqlite3.Connection, relpath: str) -> None:
@@ -357,6 +542,7 @@ def _forget(conn: sqlite3.Connection, relpath: str) -> None:
     while every row of the file (its turns' context included) is still there."""
     conn.execute("INSERT INTO fts(fts, rowid, title, body, context, links)"
                  " SELECT 'delete', id, title, body, context, links FROM texts WHERE path = ?", (relpath,))
+    conn.execute("DELETE FROM mentions WHERE doc IN (SELECT id FROM docs WHERE path = ?)", (relpath,))
     conn.execute("DELETE FROM docs WHERE path = ?", (relpath,))
     conn.execute("DELETE FROM files WHERE path = ?", (relpath,))
 

@@ -21,7 +21,7 @@ no nor not now of off on once only or other our ours out over own same she shoul
 that the their theirs them then there these they this those through to too under until up very was
 we were what when where which while who whom why will with would you your yours yourself
 tell say said told remember recall anything something thing things know think thought ever
-get gets getting got go goes going gone went make made really also still
+get gets getting got go goes going gone went make made really also still happen happens happened happening
 s t d ll m re ve
 """.split())
 
@@ -43,6 +43,11 @@ def terms(text: str) -> list[Term]:
     found = list(_parse(unicodedata.normalize("NFKC", text or "")))
     kept = [t for t in found if _kept(t)]
     return kept or found
+
+
+def words(text: str) -> list[str]:
+    """The words of a text, as the index's tokenizer splits them (accents kept)."""
+    return _WORD.findall(unicodedata.normalize("NFKC", text or ""))
 
 
 def informative(text: str) -> bool:

@@ -15,6 +15,9 @@ Everything is one SQL expression, so SQLite sorts and cuts to the limit in one p
 """
 
 from dataclasses import dataclass, field
+from datetime import date
+
+from souveraine.recall import dates
 
 TIER_WEIGHTS = {"constitutive": 1.5, "foundational": 1.25}
 COLUMN_WEIGHTS = {"title": 2.0, "body": 1.0, "context": 0.25, "links": 1.0}
@@ -23,6 +26,11 @@ DAY = 86_400.0
 SAMPLE = 2000           # newest documents a word's share is read on
 COMMON_SHARE = 0.3      # above it a word is too common to rank by
 WINDOW = 1000           # newest matches scored when every word is that common
+RARE_SHARE = 0.01       # above it a word is frequent: scored over the newest documents only …
+RECENT_DOCS = 20_000    # … these many (a year and a half of 40 turns a day)
+DATE_WEIGHT = 4.0       # a hit said or told of within the query's dates scores up to this much more
+TOLD_AFTER_DAYS = 10.0  # half-life of the evidence of a turn said after the period: events are told later
+SAID_BEFORE_DAYS = 1.5  # … and before it (plans)
 
 
 @dataclass(frozen=True)
@@ -32,6 +40,9 @@ class Ranking:
     recency: bool = True
     recency_weight: float = RECENCY_WEIGHT
     weights: dict[str, float] = field(default_factory=lambda: dict(COLUMN_WEIGHTS))
+    date_weight: float = DATE_WEIGHT
+    answer_share: float = 0.5           # conversation.ANSWER_SHARE
+    diversity: float = 0.3              # diversity.PENALTY
 
     def params(self) -> dict[str, float]:
         return {"now": self.now, "half_life": self.half_life_days * DAY,
@@ -47,28 +58,84 @@ class Ranking:
         return f"(CASE {alias}.tier {tiers} ELSE 1.0 END) * (1.0 + :recency * {freshness})"
 
 
-def informative(conn, terms: list) -> tuple[list, bool]:
-    """The terms worth ranking by, and whether the search needs a window of newest matches.
+def tier_weight(tier: str | None) -> float:
+    return TIER_WEIGHTS.get(tier or "", 1.0)
+
+
+def boost(ranking: "Ranking", tier: str | None, decays: bool, ts: float | None) -> float:
+    """The same factor as ``Ranking.boost``, in Python, for a document found another way."""
+    fresh = 0.5 ** (max(0.0, ranking.now - ts) / (ranking.half_life_days * DAY)) if decays and ts is not None else 1.0
+    return tier_weight(tier) * (1.0 + (ranking.recency_weight if ranking.recency else 0.0) * fresh)
+
+
+def closeness(span: dates.Span, said: date | None, told: list[tuple[date, date]]) -> float:
+    """How well a document's dates fit the period asked about, from 0 to 1: 1 when it was said
+    within it or names a day in it, fading with the days between (more slowly after the
+    period, since events are told after they happen)."""
+    best = 0.0
+    if said is not None:
+        gap = dates.days_between(span, said)
+        best = 1.0 if gap == 0 else 0.5 ** (gap / TOLD_AFTER_DAYS if gap > 0 else -gap / SAID_BEFORE_DAYS)
+    for since, until in told:
+        if (span.until is None or since <= span.until) and (span.since is None or until >= span.since):
+            return 1.0
+        gap = min(abs(dates.days_between(span, since)), abs(dates.days_between(span, until)))
+        best = max(best, 0.5 ** (gap / SAID_BEFORE_DAYS))
+    return best
+
+
+@dataclass
+class Plan:
+    """Which terms to rank by, and how far back each is scored (see ``plan``)."""
+
+    terms: list                     # the terms ranked by
+    window: bool = False            # every term is common: only the newest WINDOW matches
+    recent: int = 0                 # frequent terms are scored on documents from this id on
+    rare: list = field(default_factory=list)        # … and these over the whole memory
+
+
+def plan(conn, terms: list) -> Plan:
+    """The terms worth ranking by, and where each is scored, so that a query costs the same in a
+    memory of ten years as in one of one.
 
     A word in a third of the documents weighs almost nothing in BM25 (its IDF tends to 0;
     above half, FTS5 clamps it to 1e-6), yet scoring its matches costs the most: at ten years
     "thinking" matches 100,000 turns. Such words are dropped when rarer ones remain. Porter
     stemming makes a few names such words ("Ines" is read "in"). When every word is that
     common, the ranking is all tier and recency anyway, so only the newest matches are scored.
-    The share is read on the newest documents, which costs a fraction of a millisecond.
+
+    Scoring is what costs (FTS5 ranks every match), so in a memory of more than RECENT_DOCS
+    documents a *frequent* word (in more than RARE_SHARE of the newest documents: 16,000
+    matches at ten years) is scored over the newest RECENT_DOCS documents only, and the rare
+    words over the whole memory: an older turn is found by the query's rarer words. (Pairs of
+    frequent words scored together were tried: words that go together, "curry" and
+    "lentils", match together as often as alone.)
+    The shares are read on the newest documents, which costs a fraction of a millisecond.
     """
     single = [t for t in terms if len(t.words) == 1 and not t.prefix]
     if not single:
-        return terms, False
+        return Plan(terms)
     top = conn.execute("SELECT max(id) FROM docs").fetchone()[0] or 0
     floor = top - SAMPLE
     size = conn.execute("SELECT count(*) FROM docs WHERE id > ?", (floor,)).fetchone()[0]
     if size < SAMPLE // 2:
-        return terms, False
-    common = {id(t) for t in single if conn.execute(
-        "SELECT count(*) FROM fts WHERE fts MATCH ? AND rowid > ?", (t.fts(), floor)).fetchone()[0] > COMMON_SHARE * size}
-    kept = [t for t in terms if id(t) not in common]
-    return (kept, False) if kept else (terms, True)
+        return Plan(terms)
+    share = {id(t): conn.execute("SELECT count(*) FROM fts WHERE fts MATCH ? AND rowid > ?",
+                                 (t.fts(), floor)).fetchone()[0] / size for t in single}
+    kept = [t for t in terms if share.get(id(t), 0.0) <= COMMON_SHARE]
+    if not kept:
+        return Plan(terms, window=True)
+    frequent = [t for t in kept if share.get(id(t), 0.0) > RARE_SHARE]
+    if not frequent or top <= RECENT_DOCS:
+        return Plan(kept)
+    rare = [t for t in kept if share.get(id(t), 0.0) <= RARE_SHARE]
+    return Plan(kept, recent=top - RECENT_DOCS, rare=rare)
+
+
+def informative(conn, terms: list) -> tuple[list, bool]:
+    """The terms worth ranking by, and whether only the newest matches are scored."""
+    found = plan(conn, terms)
+    return found.terms, found.window
 
 
 def window(conn, match: str) -> int:

@@ -2,14 +2,21 @@
 
 The one function the CLI, the MCP server and wake call. It brings the index up to date
 first (cheap when nothing changed), so what the files hold now is what it finds.
+
+A search runs in two steps. SQLite ranks every match by BM25 × tier × freshness and keeps a
+pool of the best (``POOL`` per hit asked for, and as many again from within the query's dates);
+then the pool is ranked again here: an answer inherits part of its question's match
+(conversation.py), a date in the query raises what was said or told of in that period
+(rank.closeness), a derived note and its source turn do not both take a place, and the top k
+are spread over conversations (diversity.py).
 """
 
 import sqlite3
 from dataclasses import asdict, dataclass, field
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 
 from souveraine.errors import UsageError
-from souveraine.recall import dates, index, query, rank, sources
+from souveraine.recall import conversation, dates, diversity, index, query, rank, sources
 from souveraine.recall.rank import Ranking
 from souveraine.store import clock
 from souveraine.store.memory import Memory
@@ -17,6 +24,9 @@ from souveraine.store.memory import Memory
 MARKS = ("«", "»")
 SNIPPET_TOKENS = 24
 PERSON_COLUMNS = ("title", "body", "links")
+POOL = 8                # candidates SQLite hands over per hit asked for (at least MIN_POOL)
+MIN_POOL = 80
+DEEP_POOL = 2000        # matches looked through for those telling of the query's dates
 
 
 @dataclass
@@ -30,110 +40,421 @@ class Hit:
     snippet: str
     link: str
     role: str = ""
+    source: str = ""                    # a derived note's source turn, as a link
+    context: list[dict] | None = None   # with --context: the exchange around a turn
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        data = asdict(self)
+        if self.context is None:
+            del data["context"]
+        return data
 
 
 @dataclass
 class Result:
     hits: list[Hit]
     text: str                   # the words searched, once date phrases are cut out
-    span: dates.Span
+    span: dates.Span            # the period the query's dates name (evidence, not a filter)
     phrases: list[str] = field(default_factory=list)
     update: index.Update | None = None
+    readings: list[dates.Reading] = field(default_factory=list)
+    anchor: str = ""            # what relative dates counted from, in words
 
     def to_dict(self) -> dict:
         return {"hits": [h.to_dict() for h in self.hits], "text": self.text, "span": self.span.to_dict(),
-                "phrases": self.phrases, "index": self.update.to_dict() if self.update else None}
+                "phrases": self.phrases, "dates": [r.to_dict() for r in self.readings], "anchor": self.anchor,
+                "index": self.update.to_dict() if self.update else None}
 
 
 def recall(memory: Memory, text: str = "", *, since: date | str | None = None, until: date | str | None = None,
            tier: str | None = None, within: str | None = None, person: str | None = None, limit: int = 10,
            private: bool = False, recency: bool = True, date_phrases: bool = True,
-           ranking: Ranking | None = None) -> Result:
-    """The ``limit`` best hits for ``text`` among what the memory holds."""
-    today = clock.now().date()
-    span = dates.Span(_bound(since, today, "--since", end=False), _bound(until, today, "--until", end=True))
-    found = dates.extract(text, today) if date_phrases else dates.Found(dates.Span(), text)
-    span = span.narrow(found.span)
-    filters = _filters(memory, span, tier, within, private)
-    person_match = _person(person)
+           ranking: Ranking | None = None, now: datetime | date | str | None = None, context: int = 0,
+           every: bool = False) -> Result:
+    """The ``limit`` best hits for ``text`` among what the memory holds.
+
+    Dates in ``text`` rank, never filter; ``since``/``until`` filter. Relative dates and dates
+    without a year count from ``now``, else from the memory's latest turn. ``context`` adds
+    that many turns before and after each turn hit; ``every`` lets a derived note and its
+    source turn both take a place.
+    """
     if limit < 1:
         raise UsageError(f"--limit must be at least 1, not {limit}")
-    ranking = ranking or Ranking(clock.now().timestamp(), memory.config["recall"]["half_life_days"], recency)
-    terms = query.terms(found.text)
-    if not query.informative(found.text) and (span.since or span.until or person_match):
-        terms = []              # "what did I say last week": a listing of last week
-    elif span.empty or (found.text and not terms and not person_match):
-        return Result([], found.text, span, found.phrases, index.refresh(memory))
-    search = Search(terms, person_match, filters, ranking, limit)
+    if context < 0:
+        raise UsageError(f"--context must be 0 or more, not {context}")
+    person_match = _person(person)
+    given = _moment(now)
     conn, update = index.fresh(memory)
     try:
-        hits = search.run(conn)
-    except sqlite3.DatabaseError as exc:
-        if str(exc).startswith("fts5:"):        # a query we built wrong: a bug to see, not damage
-            raise
-        conn.close()
-        update = index.rebuild(memory)     # corrupt under our feet: a cache, so rebuild it
-        conn = index.connect(index.location(memory))
-        hits = search.run(conn)
+        try:
+            return _search(conn, memory, update, text, since, until, tier, within, person_match, limit, private,
+                           recency, date_phrases, ranking, given, context, every)
+        except sqlite3.DatabaseError as exc:
+            if str(exc).startswith("fts5:"):        # a query we built wrong: a bug to see, not damage
+                raise
+            conn.close()
+            update = index.rebuild(memory)     # corrupt under our feet: a cache, so rebuild it
+            conn = index.connect(index.location(memory))
+            return _search(conn, memory, update, text, since, until, tier, within, person_match, limit, private,
+                           recency, date_phrases, ranking, given, context, every)
     finally:
         conn.close()
-    return Result(hits, found.text, span, found.phrases, update)
+
+
+def _search(conn, memory, update, text, since, until, tier, within, person_match, limit, private, recency,
+            date_phrases, ranking, given, context, every) -> Result:
+    moment, anchor = _anchor(conn, given)
+    today = moment.date()
+    hard = dates.Span(_bound(since, today, "--since", end=False), _bound(until, today, "--until", end=True))
+    found = dates.extract(text, today, anchor) if date_phrases else dates.Found(dates.Span(), text)
+    filters = _filters(memory, hard, tier, within, private)
+    ranking = ranking or Ranking(moment.timestamp(), memory.config["recall"]["half_life_days"], recency)
+    terms = query.terms(found.text)
+    if found.span.empty:            # phrases that contradict each other rank nothing
+        found = dates.Found(dates.Span(), found.text, found.phrases, found.readings)
+    result = Result([], found.text, found.span, found.phrases, update, found.readings, anchor)
+    if hard.empty:
+        return result
+    if not query.informative(found.text) and (not found.span.open or not hard.open or person_match):
+        terms = []              # "what did I say last week": a listing of last week
+    elif found.text and not terms and not person_match:
+        return result
+    search = Search(terms, person_match, filters, ranking, limit, found.span, every)
+    result.hits = search.run(conn)
+    if len(result.hits) < limit and found.phrases and query.informative(text):
+        # The words left once the dates were read found little: the dates' own words may find
+        # more ("the 15th", "June"), as plain BM25 would; never "nothing" where it finds something.
+        plain = Search(query.terms(text), person_match, filters, ranking, limit - len(result.hits), dates.Span(), every)
+        seen = {(h.path, h.block) for h in result.hits}
+        result.hits += [h for h in plain.run(conn) if (h.path, h.block) not in seen]
+    if context:
+        _add_context(conn, result.hits, context)
+    return result
 
 
 @dataclass
 class Search:
-    terms: list[query.Term]     # none: only filters, newest first
+    terms: list[query.Term]     # none: only filters and dates, in order of time
     person: str | None          # a MATCH expression every hit must also satisfy
     filters: tuple[list[str], dict]
     ranking: Ranking
     limit: int
+    evidence: dates.Span = dates.Span()     # the period the query's dates name
+    every: bool = False                     # a derived note beside its source turn
 
     def run(self, conn) -> list[Hit]:
-        kept, window = rank.informative(conn, self.terms)
-        rows, match = self._rows(conn, kept, window)
-        if not rows and len(kept) < len(self.terms):
-            rows, match = self._rows(conn, self.terms, True)    # the rare words found nothing: try them all
+        plan = rank.plan(conn, self.terms)
+        kept = plan.terms
+        match = query.both(query.expression(kept), self.person)
+        if not match:
+            return _hits(conn, self._listing(conn), None)
+        pool = self._pool(conn, kept, match, plan.window, plan)
+        if not pool and len(kept) < len(self.terms):            # the rare words found nothing: try them all
+            kept = self.terms
+            match = query.both(query.expression(kept), self.person)
+            pool = self._pool(conn, kept, match, True)
         every = query.both(query.expression(self.terms), self.person)
-        return _hits(conn, rows, every or match)        # mark every word asked for, scored or not
+        ranked = self._rerank(conn, pool, kept)
+        if len(ranked) < self.limit and not self.evidence.open and not self.person:
+            taken = {doc_id for doc_id, _ in ranked}        # the words found little: the period fills the rest
+            ranked += [row for row in self._listing(conn) if row[0] not in taken][:self.limit - len(ranked)]
+        return _hits(conn, ranked, every or match)   # mark every word asked for
 
-    def _rows(self, conn, terms: list[query.Term], window: bool) -> tuple[list[tuple], str | None]:
+    # -- the pool SQLite ranks -------------------------------------------------------------
+
+    def _pool(self, conn, terms: list[query.Term], match: str, window: bool,
+              plan: rank.Plan | None = None) -> dict[int, float]:
+        """The best matches' ids and relevance (BM25 alone, which FTS5 sorts by itself: no join
+        per match, so the cost is FTS5's own); the filters, tier and freshness come after."""
+        where, params = self.filters
+        size = max(MIN_POOL, POOL * self.limit)
+        rank_by = f"bm25({', '.join(repr(float(self.ranking.weights.get(c, 1.0))) for c in index.COLUMNS)})"
+        base = "SELECT rowid, -rank FROM fts WHERE fts MATCH :match AND rank MATCH :rank"
+        params = {**params, **self.ranking.params(), "match": match, "rank": rank_by, "size": size}
+        bounds = ""
+        if window:
+            bounds = " AND rowid >= :window"
+            params["window"] = rank.window(conn, match)
+        elif plan and plan.recent:
+            bounds = " AND rowid >= :window"
+            params["window"] = plan.recent
+        narrow = [w for w in where if w != "d.visibility != 'private'"]
+        deep = size if self.evidence.open else DEEP_POOL
+        if narrow:                  # an explicit filter: SQLite joins, and what it keeps is narrower
+            sql = (f"SELECT d.id, -fts.rank FROM fts JOIN docs d ON d.id = fts.rowid WHERE fts MATCH :match"
+                   f" AND fts.rank MATCH :rank{bounds.replace('rowid', 'fts.rowid')}"
+                   f"{''.join(' AND ' + w for w in narrow)} ORDER BY fts.rank LIMIT :deep")
+        else:
+            sql = f"{base}{bounds} ORDER BY rank LIMIT :deep"
+        rows = conn.execute(sql, {**params, "deep": deep}).fetchall()
+        if plan and plan.recent and plan.rare and not narrow:      # older documents: by their rare words
+            older = query.both(query.expression(plan.rare), self.person)
+            rows += conn.execute(f"{base} AND rowid < :window ORDER BY rank LIMIT :size",
+                                 {**params, "match": older}).fetchall()
+            rows.sort(key=lambda row: -row[1])
+        pool = dict(rows[:size])
+        if not self.evidence.open:
+            pool.update(self._within_pool(conn, base, params, rows))
+        return pool
+
+    def _within_pool(self, conn, base: str, params: dict, deep: list[tuple[int, float]]) -> list[tuple[int, float]]:
+        """The best matches said in the period (a run of ids, since they grow with time: FTS5
+        seeks to it) or telling of it (found among the deeper pool; a rowid list would make
+        FTS5 run the query once per id)."""
+        said, told, extra = [], [], {}
+        if self.evidence.since:
+            said.append("ts >= :ev_since")
+            told.append("until >= :ev_since")
+            extra["ev_since"] = self.evidence.since.isoformat()
+        if self.evidence.until:
+            said.append("ts < :ev_after")
+            told.append("since <= :ev_until")
+            extra.update(ev_after=(self.evidence.until + timedelta(days=1)).isoformat(),
+                         ev_until=self.evidence.until.isoformat())
+        low, high = conn.execute(              # turns: their ids follow their time (notes' need not)
+            f"SELECT min(id), max(id) FROM docs WHERE kind = 'turn' AND {' AND '.join(said)}",
+            {k: _stamp(v) for k, v in extra.items() if k in ("ev_since", "ev_after")}).fetchone()
+        rows = []
+        if low is not None:
+            rows += conn.execute(f"{base} AND rowid BETWEEN :low AND :high ORDER BY rank LIMIT :size",
+                                 {**params, "low": low, "high": high}).fetchall()
+        found = [doc_id for doc_id, _ in deep]
+        marks = ", ".join("?" * len(found))
+        telling = {r[0] for r in conn.execute(
+            f"SELECT doc FROM mentions WHERE doc IN ({marks}) AND {' AND '.join(told).replace(':ev_since', '?').replace(':ev_until', '?')}",
+            [*found, *[extra[k] for k in ("ev_since", "ev_until") if k in extra]])} if found else set()
+        return rows + [row for row in deep if row[0] in telling][:params["size"]]
+
+    def _listing(self, conn) -> list[tuple[int, float]]:
+        """No words to rank by: what the period holds, newest first, then what lies nearest it."""
         where, params = self.filters
         params = {**params, **self.ranking.params(), "limit": self.limit}
-        boost = Ranking.boost("d")
-        newest = "d.at IS NULL, d.at DESC"
-        match = query.both(query.expression(terms), self.person)
-        if not match:
-            return conn.execute(
-                f"SELECT d.id, {boost} AS score FROM docs d{' WHERE ' + ' AND '.join(where) if where else ''}"
-                f" ORDER BY {newest} LIMIT :limit", params).fetchall(), None
-        if window:
-            where = [*where, "fts.rowid >= :window"]
-            params["window"] = rank.window(conn, match)
-        relevance = self.ranking.relevance(index.COLUMNS) if terms else "1.0"
-        return conn.execute(
-            f"SELECT d.id, {relevance} * {boost} AS score FROM fts JOIN docs d ON d.id = fts.rowid"
-            f" WHERE fts MATCH :match{''.join(' AND ' + w for w in where)}"
-            f" ORDER BY {'score DESC, d.ts DESC' if terms else newest} LIMIT :limit",
-            {**params, "match": match}).fetchall(), match
+        clauses = list(where)
+        if not self.evidence.open:
+            within, extra = _within(self.evidence)
+            clauses.append(within)
+            params.update(extra)
+        rows = conn.execute(
+            f"SELECT d.id, {Ranking.boost('d')} AS score FROM docs d{' WHERE ' + ' AND '.join(clauses) if clauses else ''}"
+            f" ORDER BY d.at IS NULL, d.at DESC LIMIT :limit", params).fetchall()
+        if len(rows) >= self.limit or self.evidence.open:
+            return rows
+        return rows + self._nearest(conn, {r[0] for r in rows}, self.limit - len(rows))
+
+    def _nearest(self, conn, taken: set[int], room: int) -> list[tuple[int, float]]:
+        where, params = self.filters
+        params = {**params, **self.ranking.params(), "room": room + len(taken)}
+        around = []
+        for side, order in ((self.evidence.since, "DESC"), (self.evidence.until, "ASC")):
+            if side is None:
+                continue
+            op = "<" if order == "DESC" else ">="
+            clauses = [*where, "d.at IS NOT NULL", f"d.at {op} :edge"]
+            edge = side.isoformat() if order == "DESC" else (side + timedelta(days=1)).isoformat()
+            around += conn.execute(
+                f"SELECT d.id, d.ts, {Ranking.boost('d')} FROM docs d WHERE {' AND '.join(clauses)}"
+                f" ORDER BY d.at {order} LIMIT :room", {**params, "edge": edge}).fetchall()
+        middle = _middle(self.evidence)
+        around.sort(key=lambda r: abs((r[1] or 0) - middle))
+        return [(i, score) for i, _, score in around if i not in taken][:room]
+
+    # -- ranking the pool again -------------------------------------------------------------
+
+    def _rerank(self, conn, pool: dict[int, float], terms: list[query.Term]) -> list[tuple[int, float]]:
+        if not pool:
+            return []
+        meta = _meta(conn, pool)
+        turns = {i: conversation.Turn(i, m["path"], m["session"], m["role"], m["kind"]) for i, m in meta.items()}
+        relevance = dict(pool)
+        for asked, answer in (conversation.answers(conn, turns) if self.ranking.answer_share else {}).items():
+            if answer in pool or not self.person:           # an answer must name the person itself
+                relevance[answer] = relevance.get(answer, 0.0) + self.ranking.answer_share * pool[asked]
+        meta.update(_meta(conn, [i for i in relevance if i not in meta]))
+        meta = {i: m for i, m in meta.items() if _allowed(m, self.filters)}
+        told = _told(conn, meta) if not self.evidence.open else {}
+        scores = {}
+        for doc_id, m in meta.items():
+            score = relevance[doc_id] * rank.boost(self.ranking, m["tier"], m["decays"], m["ts"])
+            if not self.evidence.open:
+                said = _day(m["at"])
+                score *= 1.0 + self.ranking.date_weight * rank.closeness(self.evidence, said, told.get(doc_id, []))
+            scores[doc_id] = score
+        if not self.every:
+            _one_per_source(scores, meta)
+        ordered = sorted(scores, key=lambda i: -scores[i])[:self.limit * diversity.POOL]
+        words = _words(conn, terms, ordered)
+        candidates = [diversity.Candidate(i, s, _group(meta[i]), words.get(i, frozenset())) for i, s in scores.items()]
+        return [(c.id, c.score) for c in diversity.select(candidates, self.limit, self.ranking.diversity)]
+
+
+def _within(span: dates.Span) -> tuple[str, dict]:
+    """Said within the period, or naming a day in it."""
+    said, told, params = [], [], {}
+    if span.since:
+        said.append("d.at >= :ev_since")
+        told.append("until >= :ev_since")
+        params["ev_since"] = span.since.isoformat()
+    if span.until:
+        said.append("d.at < :ev_after")
+        told.append("since <= :ev_until")
+        params.update(ev_after=(span.until + timedelta(days=1)).isoformat(), ev_until=span.until.isoformat())
+    return (f"(({' AND '.join(said)}) OR d.id IN (SELECT doc FROM mentions WHERE {' AND '.join(told)}))", params)
+
+
+def _stamp(day: str) -> float:
+    """Midnight of an ISO day, local time, as POSIX seconds (how ``docs.ts`` counts)."""
+    return datetime.fromisoformat(day).timestamp()
+
+
+def _middle(span: dates.Span) -> float:
+    days = [d for d in (span.since, span.until) if d]
+    mid = days[0] + (days[-1] - days[0]) / 2
+    return datetime.combine(mid, datetime.min.time()).timestamp()
+
+
+def _meta(conn, ids) -> dict[int, dict]:
+    ids = list(ids)
+    if not ids:
+        return {}
+    marks = ", ".join("?" * len(ids))
+    names = ("id", "path", "block", "kind", "tier", "at", "ts", "decays", "visibility", "role", "session", "source")
+    return {row[0]: dict(zip(names, row)) for row in conn.execute(
+        f"SELECT {', '.join(names)} FROM docs WHERE id IN ({marks})", ids)}
+
+
+def _allowed(m: dict, filters: tuple[list[str], dict]) -> bool:
+    """Whether an answer found through its question passes the filters its question passed in SQL."""
+    _, params = filters
+    if m["visibility"] == "private" and "d.visibility != 'private'" in filters[0]:
+        return False
+    at = m["at"] or ""
+    if "since" in params and not (at and at >= params["since"]):
+        return False
+    if "until" in params and not (at and at < params["until"]):
+        return False
+    if "tier" in params and m["tier"] != params["tier"]:
+        return False
+    if "within" in params and not (m["path"] == params["within"] or m["path"].startswith(params["within_dir"])):
+        return False
+    return True
+
+
+def _told(conn, meta: dict[int, dict]) -> dict[int, list[tuple[date, date]]]:
+    ids = list(meta)
+    marks = ", ".join("?" * len(ids))
+    out: dict[int, list] = {}
+    for doc, since, until in conn.execute(f"SELECT doc, since, until FROM mentions WHERE doc IN ({marks})", ids):
+        out.setdefault(doc, []).append((date.fromisoformat(since), date.fromisoformat(until)))
+    return out
+
+
+def _one_per_source(scores: dict[int, float], meta: dict[int, dict]) -> None:
+    """A derived note and its source turn (or two notes of one source) keep one place: the better."""
+    by_turn = {f"{m['path']}#{m['block']}": i for i, m in meta.items() if m["kind"] == "turn"}
+    best: dict[str, int] = {}
+    for doc_id, m in sorted(meta.items(), key=lambda item: -scores.get(item[0], 0.0)):
+        if not m["source"] or doc_id not in scores:
+            continue
+        rival = best.get(m["source"], by_turn.get(m["source"]))
+        if rival is not None and rival in scores and scores[rival] >= scores[doc_id]:
+            del scores[doc_id]
+            continue
+        if rival is not None:
+            scores.pop(rival, None)
+        best[m["source"]] = doc_id
+
+
+def _group(m: dict) -> str:
+    if m["kind"] == "turn":
+        return f"{m['path']}\0{m['session']}"
+    return m["source"].split("#", 1)[0] if m["source"] else m["path"]
+
+
+def _words(conn, terms: list[query.Term], ids: list[int]) -> dict[int, frozenset]:
+    """Which of the query's terms each document holds in its own words (not its context),
+    read from its text: a term counts where a word shares its first five letters (a stem
+    is near enough to tell two hits apart)."""
+    if len(terms) < 2 or not ids:
+        return {}
+    wanted = [{_stem(w) for w in term.words} for term in terms]
+    marks = ", ".join("?" * len(ids))
+    out = {}
+    for doc_id, title, body in conn.execute(f"SELECT id, title, body FROM docs WHERE id IN ({marks})", ids):
+        held = {_stem(w) for w in query.words(f"{title or ''} {body or ''}")}
+        out[doc_id] = frozenset(n for n, stems in enumerate(wanted) if stems <= held)
+    return out
+
+
+def _stem(word: str) -> str:
+    return word.lower()[:5]
+
+
+def _day(at: str | None) -> date | None:
+    return date.fromisoformat(at[:10]) if at else None
+
+
+def _anchor(conn, given: datetime | None) -> tuple[datetime, str]:
+    """What relative dates count from: ``--now``, else the memory's latest turn, else the clock."""
+    if given is not None:
+        return given, "--now"
+    row = conn.execute("SELECT max(ts) FROM docs WHERE kind = 'turn'").fetchone()
+    if row and row[0] is not None:
+        return datetime.fromtimestamp(row[0]).astimezone(), "the memory's latest turn"
+    return clock.now(), "today"
+
+
+def _moment(value) -> datetime | None:
+    if value is None or isinstance(value, datetime):
+        return value.astimezone() if isinstance(value, datetime) else None
+    if isinstance(value, date):
+        return datetime.combine(value, datetime.max.time().replace(microsecond=0)).astimezone()
+    text = str(value).strip()
+    try:
+        moment = datetime.fromisoformat(text)
+    except ValueError:
+        raise UsageError(f"--now '{value}' is not a date; give 2026-03-14 or 2026-03-14T18:00") from None
+    if len(text) == 10:
+        moment = moment.replace(hour=23, minute=59, second=59)
+    return moment.astimezone()
+
+
+def _add_context(conn, hits: list[Hit], around: int) -> None:
+    ids = {}
+    for hit in hits:
+        path, block = hit.path, hit.block
+        if hit.source:                          # a derived note: the exchange it was written from
+            target, block = hit.source[2:-2].split("#^", 1)
+            path = target + ".md"
+        if not block:
+            hit.context = []
+            continue
+        row = conn.execute("SELECT id, session FROM docs WHERE path = ? AND block = ?", (path, block)).fetchone()
+        if row:
+            ids[id(hit)] = (row[0], path, row[1])
+    shown = conversation.exchanges(conn, list(ids.values()), around)
+    for hit in hits:
+        if id(hit) in ids:
+            hit.context = shown.get(ids[id(hit)][0], [])
+        elif hit.context is None:
+            hit.context = []
 
 
 def _hits(conn, rows: list[tuple], match: str | None) -> list[Hit]:
     if not rows:
         return []
     ids = [row[0] for row in rows]
-    marks = ", ".join("?" * len(ids))
-    meta = {r[0]: r for r in conn.execute(
-        f"SELECT id, path, block, kind, tier, at, role FROM docs WHERE id IN ({marks})", ids)}
+    meta = _meta(conn, ids)
     snippets = _snippets(conn, ids, match)
     hits = []
     for doc_id, score in rows:
-        _, path, block, kind, tier, at, role = meta[doc_id]
-        link = sources.Document(path=path, kind=kind, body="", block=block or "").link
-        hits.append(Hit(path, block or "", kind, tier or "", at, float(f"{score:.6g}"),
-                        snippets.get(doc_id, ""), link, role or ""))
+        m = meta[doc_id]
+        link = sources.Document(path=m["path"], kind=m["kind"], body="", block=m["block"] or "").link
+        source = ""
+        if m["source"]:
+            path, block = m["source"].split("#", 1)
+            source = f"[[{path.removesuffix('.md')}#^{block}]]"
+        hits.append(Hit(m["path"], m["block"] or "", m["kind"], m["tier"] or "", m["at"], float(f"{score:.6g}"),
+                        snippets.get(doc_id, ""), link, m["role"] or "", source))
     return hits
 
 

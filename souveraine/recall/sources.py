@@ -10,10 +10,12 @@ not parse is still indexed, as text: the index never refuses a file.
 
 import re
 from dataclasses import dataclass
-from datetime import date, datetime, time
-from pathlib import PurePosixPath
+from datetime import date, datetime, time, timedelta
+from functools import lru_cache
+from pathlib import Path, PurePosixPath
 
 from souveraine.store import journal
+from souveraine.resources import path as resource
 
 KINDS = {
     "journal": "turn", "memories": "memory", "people": "person", "domains": "domain",
@@ -27,6 +29,16 @@ _H1 = re.compile(r"^# (.+)$", re.MULTILINE)
 _ATTESTATIONS = re.compile(r"^## Attestations[ \t]*$", re.MULTILINE)
 _DATED_NAME = re.compile(r"^(\d{4}-\d\d-\d\d)")
 _DATE_KEYS = ("created", "date", "through", "updated")
+_SOURCE = re.compile(r"\[\[(journal/[^\[\]|#\n]+)#\^(t(\d\d)(\d\d)(\d\d)[A-Za-z0-9-]*)")
+# Words without which a text names no date: most turns are passed over by one search, and
+# only the few words around each such word are read as dates.
+_DATEISH = re.compile(
+    r"(?i)\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?"
+    r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|(?:mon|tues|wednes|thurs|fri|satur|sun)day|yesterday|tomorrow"
+    r"|weekend|ago|(?:last|next|past|previous|this|coming) (?:week|month|year|night)|(?:end|start|beginning|middle) of"
+    r"|\d{4}-\d\d|(?:19|20)\d\d|\d{1,2}(?:st|nd|rd|th)|\d{1,2}[/.]\d{1,2}[/.]\d{2,4})\b")
+_AROUND = 60
+_HEADING_LINE = re.compile(r"^\s*(#+ .*)?$")
 
 
 @dataclass
@@ -43,6 +55,7 @@ class Document:
     line: int = 0
     title: str = ""
     links: str = ""
+    source: str = ""                # a derived note's source turn: "journal/…/2026-03-14.md#t143205u4a1f"
 
     @property
     def day(self) -> str:
@@ -59,6 +72,40 @@ class Document:
         return f"[[{target}#^{self.block}]]" if self.block else f"[[{target}]]"
 
 
+def mentions(doc: Document) -> list[tuple[str, str]]:
+    """The days a turn's words name, as ISO (first, last), read at the turn's own time:
+    "last week" said on Thursday 3 August 2023 is 24 July to 2 August (the calendar week
+    before, and the seven days before). A phrase naming the day it was said adds nothing."""
+    if doc.kind != "turn" or doc.at is None:
+        return []
+    windows = _windows(doc.body)
+    if not windows:
+        return []
+    from souveraine.language import dates
+
+    said = doc.at.date()
+    out = []
+    for mention in (m for start, end in windows for m in dates.find(doc.body[start:end], doc.at, prefer="past")):
+        first, last = mention.begins.date(), (mention.ends - timedelta(microseconds=1)).date()
+        if mention.grain == "week" and last < said:
+            last = said - timedelta(days=1)
+        if (first, last) != (said, said):
+            out.append((first.isoformat(), last.isoformat()))
+    return out
+
+
+def _windows(text: str) -> list[tuple[int, int]]:
+    """The stretches of ``text`` around its date words, overlapping ones merged."""
+    out: list[list[int]] = []
+    for found in _DATEISH.finditer(text):
+        start, end = max(0, found.start() - _AROUND), found.end() + _AROUND
+        if out and start <= out[-1][1]:
+            out[-1][1] = end
+        else:
+            out.append([start, end])
+    return [(a, b) for a, b in out]
+
+
 def indexed(relpath: str) -> bool:
     """Whether recall reads this path (a Markdown file under one of the folders above)."""
     parts = PurePosixPath(relpath).parts
@@ -67,14 +114,15 @@ def indexed(relpath: str) -> bool:
 
 
 def documents(relpath: str, text: str) -> list[Document]:
-    """The documents one file holds."""
+    """The documents one file holds: none for a template or index that holds nothing yet."""
     kind = KINDS[PurePosixPath(relpath).parts[0]]
     if kind == "turn":
         try:
             return _turns(relpath, text)
         except ValueError:          # a stray note in journal/ that is no day file
             pass
-    return [_note(relpath, kind, text)]
+    note = _note(relpath, kind, text)
+    return [note] if note else []
 
 
 def _turns(relpath: str, text: str) -> list[Document]:
@@ -84,17 +132,56 @@ def _turns(relpath: str, text: str) -> list[Document]:
             for turn in journal.parse(text, relpath)]
 
 
-def _note(relpath: str, kind: str, text: str) -> Document:
+def _note(relpath: str, kind: str, text: str) -> Document | None:
     meta, body = _split(text)
     if kind == "memory":
         body = _ATTESTATIONS.split(body, 1)[0]
+    body = _own_lines(relpath, meta, body)
+    if body is None:
+        return None
     tier = str(meta.get("tier") or ("episodic" if kind in ("memory", "archive") else ""))
     stem = PurePosixPath(relpath).stem
+    source, said = _source(meta)
     return Document(
         path=relpath, kind=kind, body=body.strip(), tier=tier if tier in TIERS else "",
-        at=_when(meta, stem), visibility="private" if str(meta.get("visibility", "")).lower() == "private" else "public",
+        at=said or _when(meta, stem),
+        visibility="private" if str(meta.get("visibility", "")).lower() == "private" else "public",
         title=_title(meta, body, stem, kind), links=" ".join([*_links(text), *_names(meta, stem, kind)]),
+        source=source,
     )
+
+
+def _own_lines(relpath: str, meta: dict, body: str) -> str | None:
+    """A note's body without the lines of the template init wrote it from; None when nothing
+    but headings is left of an index or a template (init's people/_index.md is no result)."""
+    template = _templates() / relpath
+    stem = PurePosixPath(relpath).stem
+    if not template.is_file() and meta.get("type") != "index" and not stem.startswith("_"):
+        return body
+    given = set(_split(template.read_text(encoding="utf-8"))[1].splitlines()) if template.is_file() else set()
+    own = [line for line in body.splitlines() if line not in given]
+    if all(_HEADING_LINE.match(line) for line in own):
+        return None
+    return "\n".join(own)
+
+
+@lru_cache(maxsize=1)
+def _templates() -> Path:
+    return resource("memory")
+
+
+def _source(meta: dict) -> tuple[str, datetime | None]:
+    """The journal turn a derived note was written from, and when that turn was said: the note
+    is about that moment, not about the day its file was made."""
+    found = _SOURCE.search(str(meta.get("source") or ""))
+    if not found:
+        return "", None
+    path = found[1] if found[1].endswith(".md") else found[1] + ".md"
+    try:
+        day = journal.day_of(path)
+        return f"{path}#{found[2]}", datetime(day.year, day.month, day.day, int(found[3]), int(found[4]), int(found[5]))
+    except ValueError:
+        return f"{path}#{found[2]}", None
 
 
 def _split(text: str) -> tuple[dict, str]:

@@ -51,6 +51,8 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "n1_enabled": Key(bool, True, "run the N+1 subconscious after each response; false keeps only the journal"),
         "n1_trigger": Key(str, "every_response", "when persist runs its four functions: every_response or manual"),
         "inbox_enabled": Key(bool, True, "queue thoughts in inbox/ and surface them"),
+        "tempos": Key(str, "detached", "how persist runs the reflect/archive it made due, after its commit: "
+                                       "detached, inline or scheduler"),
     },
     "reflection": {
         "enabled": Key(bool, True, "run the N+25 reflection"),

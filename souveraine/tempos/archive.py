@@ -504,6 +504,13 @@ def _free(memory: Memory, relpath: str) -> str:
 
 
 def _write(change, plan: Plan) -> None:
+    # Composed without the lock (a model may take its time): another synthesis written
+    # meanwhile would be superseded twice. Checked again under the lock.
+    if superseded(change.memory) != [old for old, _ in plan.moves]:
+        from souveraine.errors import Refused
+
+        raise Refused("another synthesis was written while this one was composed; nothing was written — "
+                      "run 'souveraine archive' again", code="archive_raced")
     if plan.refusal:
         from souveraine.tempos import innervoice
 

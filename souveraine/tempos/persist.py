@@ -31,7 +31,7 @@ from souveraine.errors import ConfigError, GitError, LockTimeout, NoteError, Ref
 from souveraine.store import clock, git, journal, spool
 from souveraine.store.atomic import atomic_write
 from souveraine.store.memory import Memory
-from souveraine.tempos import counters, inbox, innervoice, ledger, promises
+from souveraine.tempos import counters, followup, inbox, innervoice, ledger, promises
 from souveraine.tempos.innervoice import Thought
 from souveraine.tempos.transcripts import Exchange
 
@@ -99,9 +99,13 @@ def _commit(memory: Memory, own: str | None) -> PersistResult:
             why = blocked(memory)
             if why:
                 return _kept(memory, why)
-            return _drain(memory, own)
+            result = _drain(memory, own)
     except (LockTimeout, GitError, Refused, ConfigError, NoteError) as exc:
         return _kept(memory, exc.message)
+    due = [name for name, on in (("reflection", result.reflection_due), ("archive", result.archive_due)) if on]
+    if due and result.commit:
+        result.ran = followup.start(memory, due)
+    return result
 
 
 def blocked(memory: Memory) -> str | None:
@@ -191,16 +195,18 @@ def _drain_once(memory: Memory, entries: list[spool.Entry], own: str | None) -> 
                 mine = result
         if everyone:
             last = everyone[-1]
-            for name in ("since_reflection", "since_archive", "reflection_due", "archive_due"):
+            for name in ("since_reflection", "reflection_due"):
                 setattr(mine, name, getattr(last, name))
-            thoughts = _run_due(change, mine, _now(None))
-            if thoughts and mine.n1:
+            thoughts = _archive_due(memory, mine, sum(len(r.turns) for r in everyone), _now(None))
+            thoughts += [Thought(_now(None), urgency, text) for urgency, text in followup.news(memory)]
+            if thoughts:
                 innervoice.append(change, thoughts)
                 mine.thoughts += [t.to_dict() for t in thoughts]
         change.message = _message(everyone)
     if own is None:
         mine.turns = [t for r in everyone for t in r.turns]
     mine.commit = change.sha
+    followup.told(memory)
     counters.save(memory, counts)
     spool.remove(memory, entries)
     _record_batch(memory, [])
@@ -473,40 +479,29 @@ def _when(link: str) -> str:
 # -- tempo bookkeeping -------------------------------------------------------------------
 
 def _due(memory: Memory, counts, result: PersistResult, added: int, now: datetime) -> list[Thought]:
-    config = memory.config
-    every_reflection = config["reflection"]["message_interval"]
-    every_archive = config["archivist"]["interval"]
-    result.since_reflection, result.since_archive = counts.reflection, counts.archive
-    result.reflection_due = bool(config["reflection"]["enabled"]) and every_reflection > 0 and counts.reflection >= every_reflection
-    result.archive_due = bool(config["archivist"]["enabled"]) and every_archive > 0 and counts.archive >= every_archive
-    thoughts = []
-    if result.reflection_due and counts.reflection - added < every_reflection:
-        thoughts.append(Thought(now, "low", f"Reflection is due: {counts.reflection} messages since the last."))
-    if result.archive_due and counts.archive - added < every_archive:
-        thoughts.append(Thought(now, "medium", f"The archivist is due: {counts.archive} messages since the last synthesis."))
-    return thoughts
+    """Whether reflection is due, from the counts; a thought when this exchange crossed the interval."""
+    section = memory.config["reflection"]
+    every = section["message_interval"]
+    result.since_reflection = counts.reflection
+    result.reflection_due = bool(section["enabled"]) and every > 0 and counts.reflection >= every
+    if result.reflection_due and counts.reflection - added < every:
+        return [Thought(now, "low", f"Reflection is due: {counts.reflection} messages since the last.")]
+    return []
 
 
-def _run_due(change, result: PersistResult, now: datetime) -> list[Thought]:
-    """Run the tempos whose interval has come, inside this persist's commit.
+def _archive_due(memory: Memory, result: PersistResult, added: int, now: datetime) -> list[Thought]:
+    """Whether the archivist is due, by the very measure status shows (tempos.pressure): the
+    pressure threshold and the interval in force, [archivist]'s or the model's."""
+    from souveraine.tempos import pressure
 
-    A local model that fails does not lose the turn: the tempo stays due, and the
-    inner voice says why.
-    """
-    if not (result.reflection_due or result.archive_due):
+    if not memory.config["archivist"]["enabled"]:
         return []
-    from souveraine.inference.client import InferenceError
-    from souveraine.tempos import archive, reflect
-
-    thoughts = []
-    for name, due, tempo in (("reflection", result.reflection_due, reflect), ("archive", result.archive_due, archive)):
-        if not due:
-            continue
-        try:
-            result.ran[name] = tempo.run(change.memory, change=change)
-        except InferenceError as exc:
-            thoughts.append(Thought(now, "medium", f"The {name} is due but the local model failed: {exc}"))
-    return thoughts
+    measured = pressure.measure(memory)
+    result.since_archive, result.archive_due = measured.messages, measured.due
+    crossed = measured.interval > 0 and measured.messages - added < measured.interval <= measured.messages
+    if result.archive_due and crossed:
+        return [Thought(now, "medium", f"The archivist is due: {measured.messages} messages since the last synthesis.")]
+    return []
 
 
 def _message(results: list[PersistResult]) -> str:

@@ -112,6 +112,13 @@ def run(memory: Memory, *, force: bool = False, change=None, extractive_only: bo
         entry = _append(memory, change, at, seen)
         return {"reflected": True, **entry, **seen.to_dict()}
     with memory.change(message) as own:
+        # Witnessed without the lock (a model may take its time): checked again under it.
+        newest = window(memory)[1]
+        if (newest and newest.block_id) != (last and last.block_id):
+            from souveraine.errors import Refused
+
+            raise Refused("another witness was written while this one was composed; nothing was written — "
+                          "run 'souveraine reflect' again", code="reflect_raced")
         entry = _append(memory, own, at, seen)
     return {"reflected": True, **entry, **seen.to_dict(), "commit": own.sha}
 

@@ -29,9 +29,21 @@ MONDAY = date(2026, 11, 30)
     ("two weeks ago", "2026-11-16", "2026-11-22", ""),
     ("on Friday", "2026-11-27", "2026-11-27", ""),
     ("last Monday", "2026-11-23", "2026-11-23", ""),
-    ("the 3rd of May", "2026-05-03", "2026-05-03", "the"),
+    ("the 3rd of May", "2026-05-03", "2026-05-03", ""),
     ("from 3 May to June 2026", "2026-05-03", "2026-06-30", ""),
     ("in 2025 we met", "2025-01-01", "2025-12-31", "we met"),
+    ("between August 11 and August 15 2023", "2023-08-11", "2023-08-15", ""),   # the year holds for both
+    ("from 3 to 9 May", "2026-05-03", "2026-05-09", ""),
+    ("between August 11 and 15, 2023", "2023-08-11", "2023-08-15", ""),
+    ("during the last week of August 2023", "2023-08-25", "2023-08-31", ""),
+    ("last Friday on 23 January, 2022", "2022-01-21", "2022-01-23", ""),           # counted from the day it names
+    ("in the last year", "2025-11-30", "2026-11-30", ""),                          # the 365 days, not 2025
+    ("the past month", "2026-10-31", "2026-11-30", ""),
+    ("the week before August 3", "2026-07-27", "2026-08-02", ""),
+    ("two days after 2026-05-01", "2026-05-02", "2026-05-03", ""),
+    ("early March", "2026-03-01", "2026-03-10", ""),
+    ("the end of June 2025", "2025-06-21", "2025-06-30", ""),
+    ("last weekend", "2026-11-28", "2026-11-29", ""),
 ])
 def test_phrases_resolve_against_today_and_leave_the_words(query, since, until, left):
     found = extract(query, MONDAY)
@@ -57,6 +69,15 @@ def test_several_phrases_narrow_each_other():
     found = extract("since March until last month", MONDAY)
     assert found.span.to_dict() == {"since": "2026-03-01", "until": "2026-10-31"}
     assert extract("in March after April", MONDAY).span.empty
+
+
+def test_a_reading_says_what_it_guessed():
+    june, = extract("camping in June", MONDAY, "the memory's latest turn").readings
+    assert june.to_dict() == {"phrase": "in June", "since": "2026-06-01", "until": "2026-06-30", "ambiguous": True,
+                              "note": "no year given: the latest June up to 2026-11-30 (the memory's latest turn)"}
+    week, = extract("last week", MONDAY, "--now").readings
+    assert (week.note, week.ambiguous) == ("counted from 2026-11-30 (--now)", False)
+    assert extract("June 2025", MONDAY).readings[0].ambiguous is False
 
 
 def test_option_values_read_as_their_period_start_or_end():

@@ -111,7 +111,7 @@ def test_a_missing_or_corrupt_index_is_rebuilt_silently(seeded, invoke, damage):
     result = invoke("recall", "Piranesi", "--json")
     assert result.exit_code == 0, result.output
     assert {hit["path"] for hit in json.loads(result.stdout)} == {"journal/2026/11/2026-11-28.md"}
-    assert index.status(seeded)["documents"] == 5    # 2 turns, a memory, clara, the people index
+    assert index.status(seeded)["documents"] == 4    # 2 turns, a memory, clara (the empty people index is none)
 
 
 def test_a_rewritten_history_is_rebuilt(seeded):
@@ -186,3 +186,23 @@ def test_the_tools_own_commits_keep_an_index_fresh(memory, say):
     index.refresh(memory)
     say(("2026-11-30T08:00:00", "user", "The lighthouse keeper waved."))
     assert index.status(memory)["fresh"]
+
+
+def test_a_quick_look_sees_new_files_anywhere_and_a_scan_sees_edits_in_place(seeded, monkeypatch):
+    memory = seeded
+    (memory.root / "memories/2026-11-30-kayak-0f3c9a1c.md").write_text("A kayak for the lake.\n")
+    (memory.root / "journal/2027/01").mkdir(parents=True)
+    (memory.root / "journal/2027/01/notes.md").write_text("Harbour notes.\n")
+    (memory.root / ".gitignore").write_text((memory.root / ".gitignore").read_text() + "memories/scratch-*.md\n")
+    (memory.root / "memories/scratch-1.md").write_text("A kayak scratch note.\n")
+    assert found(memory, "kayak") == {"memories/2026-11-30-kayak-0f3c9a1c.md"}      # ignored files stay out
+    assert found(memory, "harbour") == {"journal/2027/01/notes.md"}
+    tea = memory.root / "memories/2026-11-01-tea-0f3c9a1b.md"
+    tea.write_text(tea.read_text().replace("genmaicha", "sencha"))      # in place, uncommitted, in a big folder
+    assert index.refresh(memory).mode == "fresh"                        # not looked at until the scan
+    assert index.refresh(memory, scan=True).files == 1
+    assert found(memory, "sencha") == {"memories/2026-11-01-tea-0f3c9a1b.md"}
+    tea.write_text(tea.read_text().replace("sencha", "matcha"))
+    monkeypatch.setattr(index, "SCAN_SECONDS", 0.0)                    # the scan is due
+    assert found(memory, "matcha") == {"memories/2026-11-01-tea-0f3c9a1b.md"}
+    same_as_rebuild(memory)

@@ -19,7 +19,7 @@ def test_a_turn_is_its_own_hit_with_its_block_id_date_snippet_and_link(memory, s
     hits = recall(memory, "Darkness").hits
     assert hits[0].to_dict() == {
         "path": "journal/2026/03/2026-03-14.md", "block": user, "kind": "turn", "tier": "episodic",
-        "date": "2026-03-14T10:00:00", "score": hits[0].score, "role": "user",
+        "date": "2026-03-14T10:00:00", "score": hits[0].score, "role": "user", "source": "",
         "snippet": "I started reading The Left Hand of «Darkness», a book by Le Guin.",
         "link": f"[[journal/2026/03/2026-03-14#^{user}]]"}
     assert hits[0].score > 0
@@ -50,23 +50,95 @@ def test_recency_orders_the_same_words_newest_first_unless_switched_off(memory, 
     assert [h.date[:4] for h in recall(memory, "billing release", recency=False).hits] == ["2025", "2026"]
 
 
-def test_dates_in_the_query_filter_like_since_and_until(memory, say, note):
+def test_dates_in_the_query_rank_and_since_until_filter(memory, say, note):
     say(("2026-03-14T10:00:00", "user", "That book about winter was slow."),
         ("2026-05-02T10:00:00", "user", "Another book, a fast one."),
-        ("2026-11-29T10:00:00", "user", "A book for the train."),
-        ("2025-03-10T10:00:00", "user", "A book for the beach."))
+        ("2026-11-28T10:00:00", "user", "A book for the train."),
+        ("2025-03-10T10:00:00", "user", "A book for the beach."),
+        ("2026-11-29T10:00:00", "user", "Nothing to read today."))
     note("reference/books.md", "Every book I own.")
     march = recall(memory, "what did I say about that book in March")
-    assert (paths(march), march.text, march.phrases) == (["journal/2026/03/2026-03-14.md"], "what did I say about that book", ["in March"])
-    assert paths(recall(memory, "book 2026-05")) == ["journal/2026/05/2026-05-02.md"]
-    assert paths(recall(memory, "book yesterday")) == ["journal/2026/11/2026-11-29.md"]
-    assert paths(recall(memory, "book", since="2026-05", until="2026-11-29")) == [
-        "journal/2026/11/2026-11-29.md", "journal/2026/05/2026-05-02.md"]
-    assert paths(recall(memory, "book in March 2025")) == ["journal/2025/03/2025-03-10.md"]
-    assert paths(recall(memory, "book since May", until="2026-06")) == ["journal/2026/05/2026-05-02.md"]
-    assert "reference/books.md" in paths(recall(memory, "book"))       # undated notes only without dates
-    assert recall(memory, "book in March", since="2026-04").hits == []
-    assert len(recall(memory, "what did I say last week").hits) == 1   # only dates: a listing of that week
+    assert (paths(march)[0], march.text, march.phrases) == ("journal/2026/03/2026-03-14.md", "what did I say about that book", ["in March"])
+    assert len([h for h in march.hits if "book" in h.snippet]) == 5     # evidence, not a wall: nothing is taken away
+    assert paths(recall(memory, "book 2026-05"))[0] == "journal/2026/05/2026-05-02.md"
+    assert paths(recall(memory, "book yesterday"))[0] == "journal/2026/11/2026-11-28.md"     # the day before the latest turn
+    assert paths(recall(memory, "book in March 2025"))[0] == "journal/2025/03/2025-03-10.md"
+    assert paths(recall(memory, "book", since="2026-05", until="2026-11-28")) == [
+        "journal/2026/11/2026-11-28.md", "journal/2026/05/2026-05-02.md"]
+    since_may = paths(recall(memory, "book since May", until="2026-06"))                     # --until is a wall
+    assert since_may[0] == "journal/2026/05/2026-05-02.md" and len(since_may) == 3
+    assert recall(memory, "book in March", since="2026-04", until="2026-04").hits == []    # the options are walls
+    listed = paths(recall(memory, "what did I say this week"))     # only dates: that week, then what is nearest
+    assert listed[:3] == ["journal/2026/11/2026-11-29.md", "journal/2026/11/2026-11-28.md", "journal/2026/05/2026-05-02.md"]
+
+
+def test_relative_dates_count_from_the_latest_turn_or_now(memory, say):
+    say(("2023-06-14T10:00:00", "user", "We went camping by the lake, the tent leaked."),
+        ("2022-06-20T10:00:00", "user", "Camping again! The tent held this time."),
+        ("2023-10-20T10:00:00", "user", "Planning a quiet winter."))
+    june = recall(memory, "When did she go camping in June?")
+    assert june.hits[0].date.startswith("2023-06-14")
+    assert june.readings[0].ambiguous and "latest June up to 2023-10-20" in june.readings[0].note
+    assert june.anchor == "the memory's latest turn"
+    last_year = recall(memory, "their camping trip last year")
+    assert last_year.hits[0].date.startswith("2022-06-20") and len(last_year.hits) == 3     # the period fills the rest
+    assert recall(memory, "camping in June", now="2022-12-01").hits[0].date.startswith("2022-06-20")
+
+
+def test_a_turn_telling_of_a_day_is_found_by_that_day(memory, say):
+    say(("2023-07-20T10:00:00", "user", "The lake was lovely, we should go back."),
+        ("2023-08-03T10:00:00", "user", "Last week, we took the kids to the lake and they swam."),
+        ("2023-08-20T10:00:00", "user", "Back at the lake with friends."))
+    found = recall(memory, "what did they do at the lake the week before August 3")
+    assert found.hits[0].date.startswith("2023-08-03")          # told on the 3rd, of the week before
+
+
+def test_an_answer_ranks_by_the_question_it_answers(memory, say):
+    say(*[(f"2026-05-{d:02d}T10:00:00", "user", f"My family and I argue about the chores, day {d}.", f"s{d}")
+          for d in range(1, 9)])
+    (_, question), (_, answer) = say(
+        ("2026-06-01T10:00:00", "assistant", "How often does he work out with his family?", "gym"),
+        ("2026-06-01T10:01:00", "user", "Three times a week; it keeps us on track.", "gym"))
+    blocks = [h.block for h in recall(memory, "how often does he work out with his family", limit=3).hits]
+    assert blocks[:2] == [question, answer]
+
+
+def test_a_derived_note_ranks_at_its_source_time_and_does_not_crowd_it_out(memory, say, note, invoke):
+    (path, block), = say(("2024-02-03T09:15:00", "user", "Please remember that my locker code is 7731."))
+    source = f"[[{path[:-3]}#^{block}]]"
+    note("memories/2026-11-29-locker-0f3c9a1b.md", "The locker code is 7731.",
+         **memory_note(created="2026-11-29T10:00:00+00:00", source=source))
+    say(("2026-11-29T10:00:00", "user", "Unrelated words."))
+    hits = recall(memory, "locker code").hits
+    assert len(hits) == 1 and hits[0].date.startswith("2024-02-03")       # one place for the note and its turn
+    both = recall(memory, "locker code", every=True).hits
+    assert {h.kind for h in both} == {"memory", "turn"}
+    memory_hit = next(h for h in both if h.kind == "memory")
+    assert memory_hit.date == "2024-02-03T09:15:00" and memory_hit.source == source
+    shown = json.loads(invoke("recall", "locker", "--all", "--context", "1", "--json").stdout)
+    assert all(hit["context"][0]["block"] == block for hit in shown)
+
+
+def test_context_shows_hits_as_exchanges(memory, say, invoke):
+    say(("2026-06-01T10:00:00", "user", "Where did you put the spare key?", "k"),
+        ("2026-06-01T10:01:00", "assistant", "Under the blue flowerpot by the door.", "k"),
+        ("2026-06-01T10:02:00", "user", "Thanks!", "k"),
+        ("2026-06-01T10:03:00", "user", "Unrelated.", "other"))
+    shown = invoke("recall", "flowerpot", "--context", "1")
+    assert shown.exit_code == 0
+    assert shown.stdout.splitlines()[1:4] == ["    user      Where did you put the spare key?",
+                                            "  > assistant Under the blue flowerpot by the door.",
+                                            "    user      Thanks!"]
+    data = json.loads(invoke("recall", "flowerpot", "--context", "1", "--json").stdout)
+    assert [t["hit"] for t in data[0]["context"]] == [False, True, False]
+    assert "context" not in json.loads(invoke("recall", "flowerpot", "--json").stdout)[0]
+
+
+def test_hits_spread_over_conversations(memory, say):
+    say(*[(f"2026-05-01T10:{m:02d}:00", "user", f"Piranesi by Susanna Clarke, chapter {m}, the author is great.", "one")
+          for m in range(12)])
+    (_, other), = say(("2026-05-09T10:00:00", "user", "Another author I read: Ursula Le Guin.", "two"))
+    assert other in [h.block for h in recall(memory, "which author", limit=3).hits]
 
 
 def test_filters_by_tier_folder_and_person(memory, say, note):
@@ -110,7 +182,8 @@ def test_the_command_prints_hits_for_people_and_json_for_programs(invoke, say, m
     heading, snippet = text.stdout.splitlines()
     assert heading.startswith("2026-03-14 10:00  episodic ") and heading.endswith(f"  journal/2026/03/2026-03-14.md#^{block}")
     assert snippet == "    I finished the book about «lighthouses»."
-    assert text.stderr == "dates: 2026-03-01 to 2026-03-31 (from 'in March')\n"
+    assert text.stderr == ("dates: 2026-03-01 to 2026-03-31 (from 'in March'; no year given: the latest March"
+                           " up to 2026-03-14 (the memory's latest turn))\n")
     assert json.loads(invoke("recall", "zeppelins", "--json").stdout) == []
     assert (invoke("recall", "zeppelins").stdout, invoke("recall", "zeppelins").stderr) == ("", "nothing found\n")
     assert_clean(memory.root)
@@ -132,12 +205,12 @@ def test_bad_options_are_one_line_and_exit_2(invoke, args, code, message):
 def test_index_shows_its_state_and_rebuilds(invoke, say, memory):
     say(("2026-03-14T10:00:00", "user", "Words."))
     first = json.loads(invoke("index", "--json").stdout)
-    assert first["update"]["mode"] == "rebuild" and first["fresh"] and first["kinds"] == {"person": 1, "turn": 1}
+    assert first["update"]["mode"] == "rebuild" and first["fresh"] and first["kinds"] == {"turn": 1}
     assert json.loads(invoke("index", "--json").stdout)["update"]["mode"] == "fresh"
     again = json.loads(invoke("index", "--rebuild", "--json").stdout)
-    assert again["update"]["mode"] == "rebuild" and again["documents"] == 2
+    assert again["update"]["mode"] == "rebuild" and again["documents"] == 1     # init's empty people index is none
     shown = invoke("index").stdout
-    assert "documents  2 from 2 files: 1 people, 1 turns" in shown and "state      up to date" in shown
+    assert "documents  1 from 2 files: 1 turns" in shown and "state      up to date" in shown
     assert_clean(memory.root)
 
 

@@ -171,25 +171,52 @@ def test_inbox_disabled_queues_nothing_but_keeps_the_ledger(memory, at_1432):
     assert (memory.root / "inbox/pending.md").read_text() == pending
 
 
-def test_reflection_and_archive_run_when_their_interval_comes(memory, at_1432):
+def test_reflection_and_archive_run_after_the_turns_commit_each_its_own(memory, at_1432):
     text = (memory.root / "souveraine.toml").read_text()
     text = text.replace("message_interval = 25", "message_interval = 4").replace("interval = 100", "interval = 6")
-    (memory.root / "souveraine.toml").write_text(text)
+    (memory.root / "souveraine.toml").write_text(text.replace('tempos = "detached"', 'tempos = "inline"'))
     git(memory.root, "commit", "-qam", "chore(config): short tempos")
     results = [persist(memory, Exchange(user=f"q{n}", assistant=f"a{n}")) for n in range(4)]
     assert [(r.since_reflection, r.reflection_due, r.archive_due) for r in results] == [
         (2, False, False), (4, True, False), (2, False, True), (4, True, False)]
-    assert [sorted(r.ran) for r in results] == [[], ["reflection"], ["archive"], ["reflection"]]
-    # Each tempo ran inside the persist's own commit: the witness entry in the journal,
-    # the synthesis in system/synthesized/.
-    assert "· reflection" in git(memory.root, "show", results[1].commit, "--", DAY)
-    assert "system/synthesized/" in git(memory.root, "show", "--name-only", "--format=", results[2].commit)
+    assert [{k: v["status"] for k, v in r.ran.items()} for r in results] == [
+        {}, {"reflection": "done"}, {"archive": "done"}, {"reflection": "done"}]
+    # The turn's commit holds the turn alone; each tempo is a commit of its own, after it.
+    subjects = log(memory)
+    assert subjects[:6] == ["chore(reflect): witness 4 turns through 2026-11-30 14:32",
+                            "chore(journal): persist 2 turns at 14:32",
+                            "chore(archive): synthesize 6 turns through 2026-11-30",
+                            "chore(journal): persist 2 turns at 14:32",
+                            "chore(reflect): witness 4 turns through 2026-11-30 14:32",
+                            "chore(journal): persist 2 turns at 14:32"]
+    assert "· reflection" not in git(memory.root, "show", results[1].commit, "--", DAY)
+    assert "system/synthesized/" in git(memory.root, "show", "--name-only", "--format=", "HEAD~2")
     voice = (memory.root / "system/metacognition/subconscious.md").read_text()
     assert "[URGENCY: low] — Reflection is due: 4 messages since the last." in voice
     assert_clean(memory.root)
 
     after = persist(memory, Exchange(user="after the synthesis", assistant="a"))
     assert (after.since_reflection, after.reflection_due, after.since_archive) == (2, False, 4)
+
+
+def test_due_by_pressure_as_status_says_and_by_the_models_own_interval(memory, invoke, at_1432):
+    text = (memory.root / "souveraine.toml").read_text().replace('tempos = "detached"', 'tempos = "scheduler"')
+    model = "[models.default]\ncontext_limit = 200000\narchivist_threshold = 0.7\narchivist_interval = 100\n"
+    assert model in text
+    (memory.root / "souveraine.toml").write_text(text.replace(model, model.replace("= 100\n", "= 3\n")))
+    git(memory.root, "commit", "-qam", "chore(config): a small model")
+    first = persist(memory, Exchange(user="q", assistant="a"))
+    status = json.loads(invoke("status", "--json").stdout)
+    assert (first.archive_due, status["pressure"]["due"]) == (False, False)
+    second = persist(memory, Exchange(user="q2", assistant="a2"))
+    status = json.loads(invoke("status", "--json").stdout)
+    assert (second.since_archive, second.archive_due, status["pressure"]["due"]) == (4, True, True)
+    assert second.ran == {"archive": {"status": "left to the scheduler"}}
+    (memory.root / "souveraine.toml").write_text(text.replace(model, model.replace("200000", "200")))
+    git(memory.root, "commit", "-qam", "chore(config): a tiny context")
+    third = persist(memory, Exchange(user="q3", assistant="a3"))
+    status = json.loads(invoke("status", "--json").stdout)
+    assert status["pressure"]["over"] and third.archive_due and status["pressure"]["due"]
 
 
 def test_the_counters_read_only_what_was_appended(memory, monkeypatch, at_1432):

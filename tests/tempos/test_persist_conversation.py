@@ -40,6 +40,9 @@ def test_fifty_exchanges(memory, monkeypatch):
     hooks = memory.root / ".git" / "no-hooks"
     hooks.mkdir()
     git(memory.root, "config", "core.hooksPath", str(hooks))
+    config = memory.root / "souveraine.toml"
+    config.write_text(config.read_text().replace('tempos = "detached"', 'tempos = "inline"'))
+    git(memory.root, "commit", "-qam", "chore(config): the tempos in persist's own process")
     events = script()
     said, surfaced, results = [], [], {}
     before = snapshot(memory.root)

@@ -172,3 +172,95 @@ def test_spool_entries_sort_in_arrival_order(memory):
     names = [spool.put(memory, {"kind": "test", "n": n}).name for n in range(5)]
     assert [e.record["n"] for e in spool.entries(memory)] == list(range(5))
     assert [e.name for e in spool.entries(memory, upto=names[2])] == names[:3]
+
+
+@pytest.fixture
+def silent_model():
+    """A model endpoint that accepts connections and never answers."""
+    import socket
+    import threading
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(16)
+    held, stop = [], threading.Event()
+
+    def accept():
+        server.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                held.append(server.accept()[0])
+            except OSError:
+                continue
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.getsockname()[1]}/v1"
+    stop.set()
+    thread.join()
+    for conn in held:
+        conn.close()
+    server.close()
+
+
+def short_tempos(memory, mode: str, endpoint: str = "") -> None:
+    config = memory.root / "souveraine.toml"
+    text = config.read_text().replace("message_interval = 25", "message_interval = 2")
+    text = text.replace('tempos = "detached"', f'tempos = "{mode}"')
+    text = text.replace('endpoint = ""\nmodel = ""', f'endpoint = "{endpoint}"\nmodel = "silent"\ntimeout = 1\nretries = 0')
+    config.write_text(text)
+    git(memory.root, "commit", "-qam", "chore(config): reflect every two messages")
+
+
+def test_a_model_that_never_answers_never_holds_the_turn_nor_the_lock(memory, silent_model):
+    from souveraine.tempos import followup
+    from souveraine.tempos.persist import persist
+    from souveraine.tempos.transcripts import Exchange
+
+    short_tempos(memory, "detached", silent_model)
+    result = persist(memory, Exchange(user="Hello?", assistant="Hello."))
+    assert (result.kept, result.reflection_due, result.ran["reflection"]["status"]) == (False, True, "started")
+    assert git(memory.root, "log", "-1", "--format=%s").strip() == "chore(journal): persist 2 turns at 14:32"
+    with memory.lock(timeout=5):    # the runner waits on the model without the lock
+        pass
+    os.waitpid(result.ran["reflection"]["pid"], 0)
+    state = json.loads((memory.cache / followup.STATE).read_text())
+    assert state["reflection"]["failures"] == 1 and "did not answer within 1 s" in state["reflection"]["error"]
+    assert "reflection: failed" in (memory.cache / followup.LOG).read_text()
+    again = persist(memory, Exchange(user="Again?", assistant="Again."))
+    assert again.ran["reflection"]["status"] == "backing off"
+    voice = (memory.root / "system/metacognition/subconscious.md").read_text()
+    assert voice.count("The reflection failed (1 time(s) in a row)") == 1
+    persist(memory, Exchange(user="Third?", assistant="Third."))
+    voice = (memory.root / "system/metacognition/subconscious.md").read_text()
+    assert voice.count("The reflection failed") == 1, "told once"
+    assert texts(memory) == ["Hello?", "Hello.", "Again?", "Again.", "Third?", "Third."]
+    assert_clean(memory.root)
+
+
+def test_the_backoff_doubles_and_a_success_clears_it(memory):
+    from souveraine.tempos import followup
+
+    first = followup.failed(memory, "archive", "no")
+    second = followup.failed(memory, "archive", "no")
+    state = json.loads((memory.cache / followup.STATE).read_text())["archive"]
+    assert state["failures"] == 2 and state["retry_after"] - time.time() > 100
+    assert followup.backing_off(memory, "archive") == second != first
+    followup.succeeded(memory, "archive")
+    assert followup.backing_off(memory, "archive") is None
+
+
+def test_the_scheduler_check_commits_the_spool_and_runs_what_is_due(memory):
+    from souveraine.clock.schedule import run_job
+    from souveraine.tempos.persist import persist
+    from souveraine.tempos.transcripts import Exchange
+
+    short_tempos(memory, "scheduler")
+    left = persist(memory, Exchange(user="a", assistant="b"))
+    assert left.ran == {"reflection": {"status": "left to the scheduler"}}
+    persist(memory, Exchange(user="kept", assistant="for later"), commit=False)
+    done = run_job(memory, "check")
+    assert done["status"] == "done" and done["result"]["spool"]["turns"] == 2
+    assert done["result"]["reflection"]["status"] == "done"
+    assert git(memory.root, "log", "-1", "--format=%s").strip().startswith("chore(reflect): witness 4 turns")
+    assert_clean(memory.root)

@@ -1,0 +1,241 @@
+"""The written conversations of bench/recall_set/ and the questions about them: how often recall
+finds the evidence, per category, beside plain BM25 over the same turns in the same run.
+
+    python bench/recall_set.py [--split dev|held-out|all] [--json] [--failures]
+
+Each file of bench/recall_set/ is one long conversation between two speakers over months,
+written to read like real chat, with the turns that answer a question labelled ``{label}``
+and its questions at the end. Every conversation goes into its own memory's journal as
+persist writes it; every question is asked through ``recall(limit=10)``. A question's
+recall@k is the share of its evidence turns among the first k hits (a list question has
+several); a category's figure is the mean over its questions.
+
+The conversations are split once, by the ``split:`` line each file carries: ``dev`` (tune on
+these, read their failures) and ``held-out`` (report only; ``--failures`` refuses them).
+
+File format::
+
+    title: …
+    split: dev | held-out
+    == 2023-03-04 19:12            a session: its start (turns follow about a minute apart)
+    U: the user's turn             U/A: the two speakers (journal roles user, assistant)
+    A: the answer {label}          labels name evidence turns
+    ?? category | the question | label label …
+"""
+
+import argparse
+import hashlib
+import json
+import os
+import re
+import statistics
+import sys
+import tempfile
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.conversations import Line, day_texts  # noqa: E402
+from souveraine.recall import index, rank  # noqa: E402
+from souveraine.recall.search import recall  # noqa: E402
+from souveraine.store.memory import Memory  # noqa: E402
+
+FOLDER = Path(__file__).resolve().parent / "recall_set"
+CATEGORIES = ("answer", "paraphrase", "date", "list")
+ROLES = {"U": "user", "A": "assistant"}
+_LABELS = re.compile(r"\s*\{([^{}]+)\}\s*$")
+EQUAL = {"title": 1.0, "body": 1.0, "context": 1.0, "links": 1.0}
+
+
+@dataclass(frozen=True)
+class Question:
+    category: str
+    text: str
+    labels: tuple[str, ...]
+
+
+@dataclass
+class Conversation:
+    name: str
+    split: str
+    lines: list[Line] = field(default_factory=list)
+    labels: dict[str, list[int]] = field(default_factory=dict)      # label -> indexes into lines
+    questions: list[Question] = field(default_factory=list)
+
+    @property
+    def end(self) -> datetime:
+        return max(line.at for line in self.lines)
+
+
+@dataclass(frozen=True)
+class Variant:
+    name: str
+    options: index.Options = index.Options()
+    ranking: dict = field(default_factory=dict)     # Ranking fields changed
+    recency: bool = True
+    date_phrases: bool = True
+
+
+SHIPPED = Variant("shipped")
+PLAIN = Variant("plain BM25", index.Options("unicode61 remove_diacritics 2", "none"),
+                {"weights": EQUAL, "date_weight": 0.0, "answer_share": 0.0, "diversity": 0.0}, False, False)
+TRIED = [
+    replace(SHIPPED, name="  no answer inheritance", ranking={"answer_share": 0.0}),
+    replace(SHIPPED, name="  answer share 1.0", ranking={"answer_share": 1.0}),
+    replace(SHIPPED, name="  no diversity", ranking={"diversity": 0.0}),
+    replace(SHIPPED, name="  diversity 0.6", ranking={"diversity": 0.6}),
+    replace(SHIPPED, name="  date weight 0 (dates ignored)", ranking={"date_weight": 0.0}),
+    replace(SHIPPED, name="  date weight 5", ranking={"date_weight": 5.0}),
+    replace(SHIPPED, name="  no context column", options=index.Options(context="none")),
+    replace(SHIPPED, name="  recency off", recency=False),
+]
+
+
+def load(path: Path) -> Conversation:
+    """One conversation file; its turns timed from their session's start."""
+    conversation = Conversation(path.stem, "")
+    session, at, n = None, None, 0
+    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("split:"):
+            conversation.split = line.split(":", 1)[1].strip()
+        elif line.startswith(("title:", "user:", "assistant:")):
+            continue
+        elif line.startswith("=="):
+            at = datetime.fromisoformat(line[2:].strip().replace(" ", "T"))
+            n += 1
+            session = f"{path.stem[:2]}s{n:02d}"
+        elif line.startswith("??"):
+            category, text, labels = (part.strip() for part in line[2:].split("|"))
+            if category not in CATEGORIES:
+                raise ValueError(f"{path.name}:{number}: unknown category {category!r}")
+            conversation.questions.append(Question(category, text, tuple(labels.split())))
+        elif line[:2] in ("U:", "A:"):
+            if at is None:
+                raise ValueError(f"{path.name}:{number}: a turn before any session")
+            text, labels = line[2:].strip(), ()
+            found = _LABELS.search(text)
+            if found:
+                text, labels = text[:found.start()], found[1].split()
+            at += timedelta(seconds=35 + int(hashlib.sha1(text.encode()).hexdigest()[:4], 16) % 90)
+            conversation.lines.append(Line(at, ROLES[line[0]], text, session))
+            for label in labels:
+                conversation.labels.setdefault(label, []).append(len(conversation.lines) - 1)
+        else:
+            raise ValueError(f"{path.name}:{number}: not a turn, session or question: {line[:40]!r}")
+    for question in conversation.questions:
+        missing = [label for label in question.labels if label not in conversation.labels]
+        if missing:
+            raise ValueError(f"{path.name}: question {question.text!r} names no turn labelled {missing}")
+    if conversation.split not in ("dev", "held-out"):
+        raise ValueError(f"{path.name}: split must be dev or held-out")
+    return conversation
+
+
+def conversations(split: str = "all") -> list[Conversation]:
+    found = [load(p) for p in sorted(FOLDER.glob("*.txt"))]
+    return [c for c in found if split == "all" or c.split == split]
+
+
+def ingest(memory: Memory, conversation: Conversation) -> dict[str, list[tuple[str, str]]]:
+    """The turns in the journal, as persist writes them, in one commit; each label's (path, block)s."""
+    texts, placed = day_texts(conversation.lines)
+    with memory.change("chore(journal): a written conversation") as change:
+        for rel, text in texts.items():
+            change.write(rel, text)
+    return {label: [placed[i] for i in where] for label, where in conversation.labels.items()}
+
+
+def prepare(root: Path, conversation: Conversation) -> tuple[Memory, dict]:
+    from souveraine.bootstrap import init
+
+    os.environ["SOUVERAINE_NOW"] = (conversation.end + timedelta(hours=1)).isoformat()
+    memory = Memory(init(root, identity="ada").root)
+    return memory, ingest(memory, conversation)
+
+
+def ask(memory: Memory, conversation: Conversation, targets: dict, variant: Variant) -> list[dict]:
+    """Each question's evidence found at 5 and 10, and whether anything was found at all."""
+    now = (conversation.end + timedelta(hours=1)).astimezone()
+    ranking = rank.Ranking(now.timestamp(), recency=variant.recency, **variant.ranking)
+    out = []
+    for question in conversation.questions:
+        evidence = {target for label in question.labels for target in targets[label]}
+        hits = recall(memory, question.text, limit=10, recency=variant.recency, date_phrases=variant.date_phrases,
+                      ranking=ranking).hits
+        ranks = [n for n, hit in enumerate(hits, 1) if (hit.path, hit.block) in evidence]
+        out.append({"conversation": conversation.name, "category": question.category, "question": question.text,
+                    "evidence": len(evidence), "hits": len(hits),
+                    "r5": sum(1 for r in ranks if r <= 5) / len(evidence),
+                    "r10": sum(1 for r in ranks if r <= 10) / len(evidence), "ranks": ranks})
+    return out
+
+
+def run(selected: list[Conversation], variants: list[Variant], progress=None) -> dict[str, list[dict]]:
+    results: dict[str, list[dict]] = {v.name: [] for v in variants}
+    for n, conversation in enumerate(selected, 1):
+        with tempfile.TemporaryDirectory() as tmp:
+            memory, targets = prepare(Path(tmp) / "memory", conversation)
+            for variant in variants:
+                index.rebuild(memory, variant.options)
+                results[variant.name] += ask(memory, conversation, targets, variant)
+        if progress:
+            progress(n, len(selected))
+    return results
+
+
+def summary(rows: list[dict]) -> dict:
+    """R@5 and R@10 per category and overall (means over questions)."""
+    out = {}
+    for category in (*CATEGORIES, "all"):
+        chosen = [r for r in rows if category in ("all", r["category"])]
+        if chosen:
+            out[category] = {"questions": len(chosen), "r5": round(statistics.mean(r["r5"] for r in chosen), 3),
+                             "r10": round(statistics.mean(r["r10"] for r in chosen), 3)}
+    return out
+
+
+def lost(shipped: list[dict], plain: list[dict]) -> list[dict]:
+    """Questions recall answers with nothing where plain BM25 finds evidence."""
+    return [s for s, p in zip(shipped, plain) if s["hits"] == 0 and p["r10"] > 0]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--split", default="all", choices=("dev", "held-out", "all"))
+    parser.add_argument("--variants", action="store_true", help="also the shipped ranking with one thing changed")
+    parser.add_argument("--failures", action="store_true", help="print the dev questions whose evidence is missed")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    if args.failures and args.split != "dev":
+        raise SystemExit("--failures reads the dev half only: the held-out half is not for tuning")
+    variants = [PLAIN, SHIPPED, *(TRIED if args.variants else [])]
+    report = {}
+    for split in (("dev", "held-out") if args.split == "all" else (args.split,)):
+        selected = conversations(split)
+        results = run(selected, variants, lambda n, t: print(f"  {split}: {n}/{t}", file=sys.stderr, end="\r"))
+        report[split] = {"conversations": len(selected), "turns": sum(len(c.lines) for c in selected),
+                         "variants": {name: summary(rows) for name, rows in results.items()},
+                         "lost": len(lost(results[SHIPPED.name], results[PLAIN.name]))}
+        if args.failures:
+            for row in results[SHIPPED.name]:
+                if row["r10"] < 1:
+                    print(f"[{row['category']}] {row['question']}  ranks={row['ranks']} of {row['evidence']}")
+    if args.json:
+        print(json.dumps(report, indent=2))
+        return
+    for split, data in report.items():
+        print(f"\n{split}: {data['conversations']} conversations, {data['turns']} turns;"
+              f" zero-hit questions where BM25 finds evidence: {data['lost']}")
+        print(f"{'variant':<34} {'category':<11} {'n':>4} {'R@5':>6} {'R@10':>6}")
+        for name, cats in data["variants"].items():
+            for category, figures in cats.items():
+                print(f"{name:<34} {category:<11} {figures['questions']:>4} {figures['r5']:>6.3f} {figures['r10']:>6.3f}")
+
+
+if __name__ == "__main__":
+    main()

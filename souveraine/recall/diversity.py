@@ -1,0 +1,42 @@
+"""The top k spread over conversations: maximal marginal relevance.
+
+"Which authors has he read?" has its evidence in four sessions; a plain ranking fills the
+top ten with one session's turns about one book. Each pick here is the candidate whose score
+(as a share of the best) minus ``PENALTY`` × its likeness to what was already picked is
+highest. Two hits are alike when they come from the same conversation (a turn's session, a
+note's own file, a derived note's source session) and when they matched the same query words.
+"""
+
+from dataclasses import dataclass, field
+
+PENALTY = 0.3           # the default of rank.Ranking.diversity
+POOL = 4            # candidates looked at per hit asked for
+
+
+@dataclass
+class Candidate:
+    id: int
+    score: float
+    group: str                                  # what counts as one conversation
+    words: frozenset = field(default_factory=frozenset)
+
+
+def select(candidates: list[Candidate], limit: int, penalty: float = PENALTY) -> list[Candidate]:
+    """``limit`` candidates, best first, each as unlike the ones before it as its score allows."""
+    pool = sorted(candidates, key=lambda c: -c.score)[:max(limit * POOL, limit)]
+    if not pool or penalty <= 0:
+        return pool[:limit]
+    top = pool[0].score or 1.0
+    chosen: list[Candidate] = []
+    while pool and len(chosen) < limit:
+        best = max(pool, key=lambda c: c.score / top - penalty * max((likeness(c, s) for s in chosen), default=0.0))
+        chosen.append(best)
+        pool.remove(best)
+    return chosen
+
+
+def likeness(a: Candidate, b: Candidate) -> float:
+    same = 1.0 if a.group and a.group == b.group else 0.0
+    union = a.words | b.words
+    shared = len(a.words & b.words) / len(union) if union else 0.0
+    return 0.5 * same + 0.5 * shared
