@@ -1,42 +1,68 @@
-"""`status`: the memory at a glance, as much of it as the viewport's bandwidth allows."""
+"""`status`: the memory at a glance, as much of it as the viewport's bandwidth discloses.
+
+The classes are the seed's (``sensorium.bandwidth``): ``high`` shows everything — the unit
+and its chain of phases, every live fork with its divergence, the inbox's contents, the last
+N+1 pass, recent commits, the journal and tiers, pressure, hooks, attention; ``medium`` the
+operational state — the unit, the live forks, the inbox's count, pressure, tiers, what needs
+attention; ``low`` only what is urgent: the urgent thoughts waiting and urgent attention;
+``minimal`` one line of presence.
+"""
 
 import re
 
 from souveraine.errors import NoteError
+from souveraine.sensorium import bandwidth as classes
+from souveraine.sensorium import telemetry
 from souveraine.store import journal, notes
 from souveraine.store.memory import Memory
 
-BANDWIDTHS = ("high", "medium", "low", "minimal")
+BANDWIDTHS = classes.BANDWIDTHS
 TIERS = ("episodic", "foundational", "constitutive")
 _ITEM = re.compile(r"^- ", re.MULTILINE)
 
 
 def status(memory: Memory, bandwidth: str = "high") -> dict:
-    """Plain data; the CLI renders it. ``minimal`` is one word of presence."""
+    """Plain data; the CLI renders it. ``minimal`` is presence alone."""
+    shows = classes.SHOWS[classes.check(bandwidth)]
     if bandwidth == "minimal":
-        return {"presence": "present"}
-    from souveraine.tempos import pressure
-
-    data = {
-        "identity": identity(memory),
-        "phase": phase(memory),
-        "pending": pending(memory),
-        "pressure": pressure.measure(memory).to_dict(),
-    }
+        return {"bandwidth": bandwidth, **telemetry.presence(memory)}
+    data = {"bandwidth": bandwidth, "identity": identity(memory), "phase": phase(memory)}
+    if "where" in shows:
+        data["memory"] = str(memory.root)
+        data["project"] = {"id": memory.project_id, "name": memory.config["project"]["name"]}
+    live = telemetry.forks(memory, divergence="divergence" in shows) if "forks" in shows else None
+    if "unit" in shows:
+        data["unit"] = telemetry.unit(memory, chain="chain" in shows)
+    if live is not None:
+        data["forks"] = live
+    waiting = telemetry.pending(memory)
     if bandwidth == "low":
-        return data
-    days = journal.days(memory.root)
-    data["journal"] = {"days": len(days), "turns": sum(_turns(memory, rel) for rel in days)}
-    data["memories"] = memories_by_tier(memory)
-    data["since_reflection"] = journal.messages_since(memory.root, "reflection")
-    from souveraine.laws import install
+        data["urgent"] = [i.to_dict() for i in waiting if classes.passes(bandwidth, i.urgency)]
+    else:
+        data["pending"] = pending(memory)
+    if "inbox" in shows:
+        data["inbox"] = [i.to_dict() for i in waiting[:classes.INBOX_LISTED]]
+    if "pressure" in shows:
+        from souveraine.tempos import pressure
 
-    data["hooks"] = install.installed(memory.root)
-    if bandwidth == "medium":
-        return data
-    data["memory"] = str(memory.root)
-    data["project"] = {"id": memory.project_id, "name": memory.config["project"]["name"]}
-    data["last_commit"] = last_commit(memory)
+        data["pressure"] = pressure.measure(memory).to_dict()
+    if "journal" in shows:
+        days = journal.days(memory.root)
+        data["journal"] = {"days": len(days), "turns": sum(_turns(memory, rel) for rel in days)}
+        data["since_reflection"] = journal.messages_since(memory.root, "reflection")
+    if "tiers" in shows:
+        data["memories"] = memories_by_tier(memory)
+    if "hooks" in shows:
+        from souveraine.laws import install
+
+        data["hooks"] = install.installed(memory.root)
+    if "n1" in shows:
+        data["n1"] = telemetry.n1(memory)
+    if "commits" in shows:
+        data["commits"] = telemetry.commits(memory)
+        data["last_commit"] = data["commits"][0] if data["commits"] else None
+    data["attention"] = telemetry.attention(memory, bandwidth, live=live, inbox=bandwidth != "low",
+                                            due="pressure" in shows)
     return data
 
 
@@ -70,11 +96,8 @@ def memories_by_tier(memory: Memory) -> dict[str, int]:
 
 
 def last_commit(memory: Memory) -> dict | None:
-    done = memory.git("log", "-1", "--format=%h%x00%cI%x00%s", check=False)
-    if done.returncode != 0 or not done.stdout.strip():
-        return None
-    sha, when, subject = done.stdout.strip().split("\0", 2)
-    return {"sha": sha, "date": when, "subject": subject}
+    found = telemetry.commits(memory, 1)
+    return found[0] if found else None
 
 
 def _turns(memory: Memory, relpath: str) -> int:

@@ -64,3 +64,14 @@ def invoke(runner, memory):
         return runner.invoke(cli, ["--memory", str(memory_root or memory.root), *args], input=input, catch_exceptions=False)
 
     return run
+
+
+@pytest.fixture(scope="session")
+def year_memory(tmp_path_factory):
+    """The one-year bench memory (bench/generate.py), built once a session; tests only read it."""
+    from bench import generate
+    from souveraine.store.memory import Memory
+
+    with isolated_session(tmp_path_factory):
+        root = generate.build(tmp_path_factory.mktemp("year") / "memory", generate.Shape.years(1)).root
+    return Memory(root)

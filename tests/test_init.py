@@ -129,13 +129,36 @@ def test_a_failed_init_leaves_nothing_behind(tmp_path, monkeypatch):
     assert not target.exists()
 
 
-def test_init_cli_prints_status_as_smoke_test(tmp_path):
+def test_init_is_quiet_on_success_and_ends_with_the_smoke_test(tmp_path):
     done = souveraine("init", str(tmp_path / "m"), "--identity", "ada")
-    assert done.returncode == 0, done.stderr
-    assert "identity   ada" in done.stdout
-    assert "hooks      installed" in done.stdout
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
     data = json.loads(souveraine("--memory", str(tmp_path / "m"), "status", "--json").stdout)
     assert data["identity"] == "ada" and data["phase"] == "idle"
+    told = souveraine("init", str(tmp_path / "n"), "--verbose")
+    assert told.stdout == "" and told.stderr.splitlines()[1] == (
+        "smoke test passed: triage routed 'Where are we?' to STATUS; the state answers: Idle: no unit of work is under way.")
+    verdict = json.loads(souveraine("init", str(tmp_path / "o"), "--json").stdout)["smoke_test"]
+    assert verdict == {"ok": True, "query": "Where are we?", "category": "STATUS", "reason": verdict["reason"],
+                       "state": {"phase": "idle", "unit": "", "files_touched": [], "retries": 0},
+                       "answer": "Idle: no unit of work is under way.", "problems": []}
+
+
+def test_a_failed_smoke_test_says_what_failed_and_keeps_the_memory(tmp_path, runner, monkeypatch):
+    from souveraine.cli import cli
+    from souveraine.forks import triage
+
+    monkeypatch.setattr(triage, "classify", lambda text: triage.Triage("WORK", "starts with an action"))
+    done = runner.invoke(cli, ["init", str(tmp_path / "m")])
+    assert done.exit_code == 1
+    assert done.stderr.strip() == (f"souveraine: the memory at {tmp_path / 'm'} is made, but its smoke test failed: "
+                                   "triage routed 'Where are we?' to WORK, not STATUS (starts with an action)")
+    assert (tmp_path / "m" / "souveraine.toml").is_file()
+    git(tmp_path / "m", "rm", "-q", ".skills/triage/SKILL.md")
+    git(tmp_path / "m", "commit", "-qm", "fix(memory): the triage skill goes")
+    monkeypatch.undo()
+    again = runner.invoke(cli, ["init", str(tmp_path / "m")])
+    assert again.exit_code == 1 and ".skills/triage/SKILL.md is missing" in again.stderr
+    assert runner.invoke(cli, ["init", str(tmp_path / "m"), "--force"]).exit_code == 0
 
 
 def test_bad_identity_handle_is_a_usage_error(tmp_path):

@@ -280,7 +280,8 @@ def unit_phase(memory, phase, output, files, as_json):
 
     The current phase must have left an output (--output or an earlier one) before
     the next begins. Stay in a phase to add output or files; go back to an earlier
-    phase when review finds work; never skip ahead.
+    phase when review finds work (REVIEW → DEVELOP at most twice a unit); never skip
+    ahead. Entering ORIENT lists the decisions (reference/decisions/) the goal touches.
 
     Example:
 
@@ -292,16 +293,30 @@ def unit_phase(memory, phase, output, files, as_json):
     result = unit.phase(memory, phase, files=_files(files), output=_text_or_file(output) if output else "")
     if as_json:
         emit(result, True)
+    elif result.get("decisions"):
+        emit(result, False, _render_decisions)
+
+
+def _render_decisions(data: dict) -> str:
+    lines = ["Decisions to read before the work (reference/decisions/):"]
+    for adr in data["decisions"]:
+        status = f" [{adr['status']}]" if adr["status"] else ""
+        said = f" — {adr['description']}" if adr["description"] else ""
+        lines.append(f"- {adr['path']}{status}: {adr['title']}{said}")
+    return "\n".join(lines)
 
 
 @unit_cmd.command(name="report")
 @click.option("--summary", default="", metavar="TEXT|FILE", help="The report's opening; each phase's latest output follows.")
+@click.option("--blocked", default="", metavar="TEXT|FILE",
+              help="What stops the unit: report it from any phase (after two returns from REVIEW, the way out).")
 @json_option
 @pass_memory
-def unit_report(memory, summary, as_json):
+def unit_report(memory, summary, blocked, as_json):
     """Append the unit's report and return to idle; prints its path.
 
-    The report goes to reference/reports/<unit>.md, which only ever grows.
+    The report goes to reference/reports/<unit>.md, which only ever grows. It comes
+    after UPDATE-DOCS, or from any phase with --blocked saying what stops the unit.
 
     Example:
 
@@ -310,7 +325,8 @@ def unit_report(memory, summary, as_json):
     """
     from souveraine.forks import unit
 
-    result = unit.report(memory, summary=_text_or_file(summary) if summary else "")
+    result = unit.report(memory, summary=_text_or_file(summary) if summary else "",
+                         blocked=_text_or_file(blocked) if blocked else "")
     emit(result if as_json else result["report"], as_json)
 
 

@@ -19,7 +19,9 @@ def surface_cmd(memory, bandwidth, peek, as_json):
     """Surface the next thought: one per turn, every critical one at once.
 
     Prints [surfacing: urgency: text] lines and moves each thought pending →
-    intrusive (this turn) → sent (logged with time and viewport). Prints nothing
+    intrusive (this turn) → sent (logged with time and viewport). Around it, as the
+    viewport allows: high lists what else waits ([inbox: N waiting]), medium counts
+    it, low shows the urgent thought alone, minimal one presence line. Prints nothing
     when nothing is waiting.
 
     Example:
@@ -29,7 +31,7 @@ def surface_cmd(memory, bandwidth, peek, as_json):
     """
     from souveraine.tempos.surface import surface
 
-    emit(surface(memory, bandwidth, peek).to_dict(), as_json, lambda data: "\n".join(data["lines"]))
+    emit(surface(memory, bandwidth, peek).to_dict(), as_json, lambda data: "\n".join(data["shown"]))
 
 
 @click.group(name="inbox", cls=DefaultGroup, default="list")

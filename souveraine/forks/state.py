@@ -24,6 +24,7 @@ class State:
     phase: str = IDLE
     unit: str = ""
     files_touched: list[str] = field(default_factory=list)
+    retries: int = 0          # times this unit went back from REVIEW to DEVELOP
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -70,20 +71,29 @@ def read(memory: Memory) -> State:
         phase=phase_name(note.get("phase") or IDLE),
         unit=str(note.get("unit") or ""),
         files_touched=[str(p) for p in (files if isinstance(files, list) else [files])],
+        retries=_count(note.get("retries")),
     )
 
 
+def _count(value) -> int:
+    try:
+        return max(0, int(value or 0))
+    except (TypeError, ValueError):
+        return 0
+
+
 def threaded(current: State, *, phase: str | None = None, unit: str | None = None,
-             files=(), replace_files: bool = False) -> State:
-    """The next state: files touched accumulate across phases until the unit changes."""
+             files=(), replace_files: bool = False, retries: int | None = None) -> State:
+    """The next state: files touched and retries accumulate across phases until the unit changes."""
     new_unit = current.unit if unit is None else unit
     carried = [] if replace_files or new_unit != current.unit else list(current.files_touched)
     files_touched = clean_paths([*carried, *files])
     if len(files_touched) > MAX_FILES:
         raise Refused(f"state.md keeps at most {MAX_FILES} paths and this would make {len(files_touched)}; "
                       "end the unit with 'souveraine unit report' or start a new one", code="state_too_large")
+    kept = current.retries if new_unit == current.unit else 0
     return State(phase=current.phase if phase is None else phase_name(phase), unit=new_unit,
-                 files_touched=files_touched)
+                 files_touched=files_touched, retries=kept if retries is None else retries)
 
 
 def write(memory: Memory, change, state: State) -> None:
@@ -92,6 +102,10 @@ def write(memory: Memory, change, state: State) -> None:
     note["phase"] = state.phase
     note["unit"] = state.unit
     note["files_touched"] = list(state.files_touched)
+    if state.retries:
+        note["retries"] = state.retries
+    elif note.meta and "retries" in note.meta:
+        del note.meta["retries"]
     if not note.get("description"):
         note["description"] = "The agent's working state — phase, unit and files touched. Paths only, never content."
     note.body = body(state)

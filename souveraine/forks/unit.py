@@ -21,6 +21,7 @@ OUTPUTS = {
     "UPDATE-DOCS": "docs-changes.md",
 }
 WORKFLOW = workstate.PHASES[1:]
+MAX_RETRIES = 2     # REVIEW → DEVELOP, per unit (constitution §VIII.2: "max 2 retries")
 _ENTRY = re.compile(r"^## \d{4}-\d\d-\d\d \d\d:\d\d$", re.MULTILINE)
 
 
@@ -58,26 +59,46 @@ def phase(memory: Memory, target: str, *, files=(), output: str = "") -> dict:
         if wanted == workstate.IDLE:
             raise Refused("a unit ends with 'souveraine unit report', not by entering idle", code="phase_order")
         _check_order(current.phase, wanted)
+        retrying = current.phase == "REVIEW" and wanted == "DEVELOP"
+        if retrying and current.retries >= MAX_RETRIES:
+            raise Refused(f"unit {current.unit} went back from REVIEW to DEVELOP {current.retries} times already, the most "
+                          f"the workflow allows; report what blocks it ('souveraine unit report --blocked TEXT'), "
+                          "then start a new unit for what is left", code="retries_exhausted")
         if output.strip():
             _add_output(memory, change, current.unit, current.phase, output.strip(), files)
         if wanted != current.phase:
             _require_output(memory, current.unit, current.phase, wanted)
-        new = workstate.threaded(current, phase=wanted, files=files)
+        new = workstate.threaded(current, phase=wanted, files=files,
+                                 retries=current.retries + 1 if retrying else None)
         workstate.write(memory, change, new)
-        verb = "continues" if wanted == current.phase else "enters"
+        verb = "continues" if wanted == current.phase else "goes back to" if retrying else "enters"
         change.message = f"chore(state): unit {current.unit} {verb} {wanted}"
-    return {**new.to_dict(), "left": current.phase, "commit": change.sha}
+    result = {**new.to_dict(), "left": current.phase, "commit": change.sha}
+    if wanted == "ORIENT":
+        result["decisions"] = decisions_for(memory, current.unit)
+    return result
 
 
-def report(memory: Memory, summary: str = "") -> dict:
-    """Append the unit's report to reference/reports/<unit>.md and return the state to idle."""
+def decisions_for(memory: Memory, unit: str) -> list[dict]:
+    """The ADRs that ORIENT should read: those matching the unit's goal (INIT's output)."""
+    from souveraine.forks import decisions
+
+    goal = output_path(unit, "INIT")
+    text = notes.read(memory.path(goal)).body if memory.exists(goal) else ""
+    return decisions.relevant(memory, text.replace(f"# {unit} · INIT", ""))
+
+
+def report(memory: Memory, summary: str = "", blocked: str = "") -> dict:
+    """Append the unit's report to reference/reports/<unit>.md and return the state to idle.
+
+    A report comes after UPDATE-DOCS; with ``blocked`` (what stops the unit) it may come from
+    any phase, and says so.
+    """
+    blocked = blocked.strip()
     with memory.change("docs(state): unit report") as change:
         current = _active(memory)
-        if current.phase not in ("UPDATE-DOCS", "REPORT"):
-            raise Refused(f"unit {current.unit} is in {current.phase}; the report comes after UPDATE-DOCS "
-                          "('souveraine unit phase ...' through each phase first)", code="phase_order")
-        if current.phase == "UPDATE-DOCS":
-            _require_output(memory, current.unit, "UPDATE-DOCS", "REPORT")
+        if not blocked:
+            _check_reportable(memory, current)
         path = report_path(current.unit)
         if not memory.exists(path):
             change.write_note(path, notes.new({
@@ -86,10 +107,20 @@ def report(memory: Memory, summary: str = "") -> dict:
                 "description": f"Reports of unit {current.unit}: what was done, reviewed and documented.",
                 "tags": ["report"],
             }, f"# Unit {current.unit}\n"))
-        change.append(path, _report_section(memory, current, summary.strip()))
+        change.append(path, _report_section(memory, current, summary.strip(), blocked))
         workstate.write(memory, change, workstate.State())
-        change.message = f"docs(state): report of unit {current.unit}"
-    return {"unit": current.unit, "report": path, "files_touched": current.files_touched, "commit": change.sha}
+        change.message = f"docs(state): report of unit {current.unit}" + (f" (blocked in {current.phase})" if blocked else "")
+    return {"unit": current.unit, "report": path, "files_touched": current.files_touched, "blocked": blocked or None,
+            "phase": current.phase, "retries": current.retries, "commit": change.sha}
+
+
+def _check_reportable(memory: Memory, current: workstate.State) -> None:
+    if current.phase not in ("UPDATE-DOCS", "REPORT"):
+        raise Refused(f"unit {current.unit} is in {current.phase}; the report comes after UPDATE-DOCS "
+                      "('souveraine unit phase ...' through each phase first), or say what blocks it "
+                      "with --blocked TEXT", code="phase_order")
+    if current.phase == "UPDATE-DOCS":
+        _require_output(memory, current.unit, "UPDATE-DOCS", "REPORT")
 
 
 def _active(memory: Memory) -> workstate.State:
@@ -130,10 +161,13 @@ def _add_output(memory: Memory, change, unit: str, phase: str, text: str, files=
     change.append(path, f"\n## {clock.now():%Y-%m-%d %H:%M}\n\n{text}{touched}\n")
 
 
-def _report_section(memory: Memory, current: workstate.State, summary: str) -> str:
+def _report_section(memory: Memory, current: workstate.State, summary: str, blocked: str = "") -> str:
     lines = [f"\n## Report · {clock.now():%Y-%m-%d %H:%M}\n"]
     if summary:
         lines.append(f"\n{summary}\n")
+    if blocked:
+        tries = f", after {current.retries} return{'s' if current.retries != 1 else ''} from REVIEW" if current.retries else ""
+        lines.append(f"\n### Blocked in {current.phase}{tries}\n\n{blocked}\n")
     for phase, name in OUTPUTS.items():
         path = output_path(current.unit, phase)
         if memory.exists(path):

@@ -2,9 +2,11 @@
 
 One thought per turn — the most urgent, then the oldest — unless some are critical:
 then every critical one, and nothing else. The viewport's bandwidth filters what may
-surface: ``high`` anything due, ``medium`` medium and above, ``low`` (a phone) only
-urgent ones (high, critical), ``minimal`` nothing but presence. An item whose due time
-is still to come (a dated promise) waits, unseen, until then.
+surface (``sensorium.bandwidth``): ``high`` anything due, ``medium`` medium and above,
+``low`` (a phone) only urgent ones (high, critical), ``minimal`` nothing but presence. An
+item whose due time is still to come (a dated promise) waits, unseen, until then.
+What is shown around it differs too (``shown``): ``high`` lists the inbox's other contents,
+``medium`` counts them, ``low`` shows the urgent thought alone, ``minimal`` one presence line.
 
 A surfaced thought is written to intrusive.md (what is on the agent's mind this turn)
 and logged in sent.md with its time and viewport; at the next surfacing the previous
@@ -13,13 +15,13 @@ turn's intrusive thoughts leave intrusive.md, delivered. ``peek`` changes nothin
 
 from dataclasses import dataclass, field, replace
 
+from souveraine.sensorium import bandwidth as classes
 from souveraine.store import clock
 from souveraine.store.memory import Memory
 from souveraine.tempos import inbox
 from souveraine.tempos.inbox import INTRUSIVE, PENDING, SENT
 
-BANDWIDTHS = ("high", "medium", "low", "minimal")
-_FLOOR = {"high": "low", "medium": "medium", "low": "high"}
+BANDWIDTHS = classes.BANDWIDTHS
 
 
 @dataclass
@@ -31,6 +33,7 @@ class Surfacing:
     critical_waiting: int = 0
     peek: bool = False
     commit: str | None = None
+    rest: list[inbox.Item] = field(default_factory=list)   # what still waits, most urgent first
 
     @property
     def lines(self) -> list[str]:
@@ -42,30 +45,39 @@ class Surfacing:
             return [f"[surfacing: presence: {self.waiting} waiting{critical}]"]
         return [f"[surfacing: {item.urgency}: {item.text}]" for item in self.surfaced]
 
+    @property
+    def shown(self) -> list[str]:
+        """What a viewport of this bandwidth prints: the surfacing, and around it the inbox as the class allows."""
+        out = list(self.lines)
+        if classes.shows(self.bandwidth, "inbox") and self.rest:
+            out.append(f"[inbox: {len(self.rest)} waiting]")
+            out += [f"  - {i.urgency}: {i.text}" for i in self.rest[:classes.INBOX_LISTED]]
+            if len(self.rest) > classes.INBOX_LISTED:
+                out.append(f"  - and {len(self.rest) - classes.INBOX_LISTED} more: souveraine inbox")
+        elif self.bandwidth == "medium" and self.rest:
+            out.append(f"[inbox: {len(self.rest)} {'more ' if self.surfaced else ''}waiting: souveraine inbox]")
+        return out
+
     def to_dict(self) -> dict:
+        listed = self.rest[:classes.INBOX_LISTED] if classes.shows(self.bandwidth, "inbox") else []
         return {"bandwidth": self.bandwidth, "surfaced": [i.to_dict() for i in self.surfaced],
                 "delivered": [i.to_dict() for i in self.delivered], "waiting": self.waiting,
-                "critical_waiting": self.critical_waiting, "lines": self.lines, "peek": self.peek,
-                "commit": self.commit}
+                "critical_waiting": self.critical_waiting, "lines": self.lines, "shown": self.shown,
+                "inbox": [i.to_dict() for i in listed], "peek": self.peek, "commit": self.commit}
 
 
 def choose(items: list[inbox.Item], bandwidth: str) -> list[inbox.Item]:
     """The thoughts that surface now, in the order they are shown."""
     if bandwidth == "minimal":
         return []
-    floor = inbox.URGENCIES.index(_FLOOR[bandwidth])
     now = clock.now()
-    eligible = inbox.by_urgency([i for i in items if i.rank >= floor and i.ripe(now)])
+    eligible = inbox.by_urgency([i for i in items if classes.passes(bandwidth, i.urgency) and i.ripe(now)])
     critical = [i for i in eligible if i.urgency == "critical"]
     return critical or eligible[:1]
 
 
 def surface(memory: Memory, bandwidth: str = "high", peek: bool = False) -> Surfacing:
-    if bandwidth not in BANDWIDTHS:
-        from souveraine.errors import UsageError
-
-        raise UsageError(f"bandwidth must be one of {', '.join(BANDWIDTHS)}, not '{bandwidth}'")
-    result = Surfacing(bandwidth, peek=peek)
+    result = Surfacing(classes.check(bandwidth), peek=peek)
     if not inbox.enabled(memory):
         return result
     with memory.lock():
@@ -76,6 +88,7 @@ def surface(memory: Memory, bandwidth: str = "high", peek: bool = False) -> Surf
         result.delivered = intrusive.items
         result.waiting = len(waiting) - len(result.surfaced)
         result.critical_waiting = sum(1 for i in waiting if i.urgency == "critical" and i not in result.surfaced)
+        result.rest = [i for i in inbox.by_urgency(waiting) if i not in result.surfaced]
         if peek or not (result.surfaced or result.delivered):
             return result
         ids = {i.id for i in result.surfaced}

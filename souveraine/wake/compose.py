@@ -11,6 +11,7 @@ from souveraine.identity.catalog import FOLDER, Catalog, catalog
 from souveraine.wake.document import CUT_FOUNDATIONAL, Part
 from souveraine.wake.foundations import foundations as read_foundations
 from souveraine.wake.foundations import read as read_note
+from souveraine.wake.atwork import at_work, presence
 from souveraine.wake.index import on_demand
 from souveraine.wake.now import inner_voice, recent, surfacing
 from souveraine.wake.pinned import synthesized, system
@@ -20,14 +21,16 @@ from souveraine.wake.privacy import Viewport
 def parts(memory: Memory, handle: str | None, view: Viewport) -> tuple[str, list[Part]]:
     """The identity's handle and every part of the wake, in document order."""
     foundations = read_foundations(memory, handle)
+    if view.bandwidth == "minimal":            # presence only (§III.3): one line
+        return (foundations or {}).get("handle", ""), [presence(memory)]
     shelf = catalog(memory)
     out = [you(foundations, view)]
     out += shaped_by(memory, foundations, shelf, view)
     out += system(memory, view)
-    if view.bandwidth != "minimal":
-        out += synthesized(memory, view)
-        out += inner_voice(memory, view)
+    out += synthesized(memory, view)
+    out += inner_voice(memory, view)
     out.append(surfacing(memory, view))
+    out += at_work(memory, view)
     out += recent(memory, shelf, view)
     out += on_demand(memory, view)
     return (foundations or {}).get("handle", ""), out

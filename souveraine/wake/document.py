@@ -5,7 +5,8 @@ A part carries its Markdown, its data for JSON, and its place in the cut order.
 
 from dataclasses import dataclass, field
 
-SECTIONS = ("you", "shaped_by", "system", "synthesized", "inner_voice", "surfacing", "memory", "on_demand")
+SECTIONS = ("presence", "you", "shaped_by", "system", "synthesized", "inner_voice", "surfacing", "at_work", "memory",
+            "on_demand")
 
 
 @dataclass

@@ -7,6 +7,8 @@ in memories/ (they start with the creation date) and the first lines of those fi
 import os
 
 from souveraine.errors import NoteError
+from souveraine.sensorium import bandwidth as classes
+from souveraine.sensorium import telemetry
 from souveraine.store import notes
 from souveraine.store.memory import Memory
 from souveraine.identity.catalog import FOLDER, Catalog
@@ -31,7 +33,7 @@ def inner_voice(memory: Memory, view: Viewport) -> list[Part]:
         if len(thoughts) >= count or text.count("\n") < lines:   # enough, or the whole file
             break
         lines *= 4                                                 # blank or stray lines in the tail
-    thoughts = [t for t in thoughts if not view.hides(t.text)]
+    thoughts = [t for t in thoughts if not view.hides(t.text) and classes.passes(view.bandwidth, t.urgency)]
     return [Part("inner_voice", t.render(), t.to_dict(), f"- {t.render()}", CUT_VOICE, len(thoughts) - n)
             for n, t in enumerate(thoughts)]
 
@@ -56,18 +58,22 @@ def surfacing(memory: Memory, view: Viewport) -> Part:
     """What would surface now at this bandwidth (surface's own choice), moving nothing."""
     from souveraine.tempos import inbox, surface
 
-    waiting = inbox.read(memory, inbox.PENDING).items if inbox.enabled(memory) else []
-    waiting = [i for i in waiting if not view.hides(i.text)]
+    waiting = [i for i in telemetry.pending(memory) if not view.hides(i.text)]
     chosen = surface.choose(waiting, view.bandwidth)
     shown = surface.Surfacing(view.bandwidth, surfaced=chosen, waiting=len(waiting) - len(chosen),
                               critical_waiting=sum(1 for i in waiting if i.urgency == "critical" and i not in chosen),
                               peek=True)
     lines = [f"- {line}" for line in shown.lines]
-    if view.bandwidth != "minimal" and shown.waiting:
-        more = "more " if chosen else ""
-        lines.append(f"- ({shown.waiting} {more}waiting at lower urgency: `souveraine inbox`)")
+    rest = [i for i in inbox.by_urgency(waiting) if i not in chosen]
+    if classes.shows(view.bandwidth, "inbox") and rest:         # high: the inbox's contents
+        lines += [f"- waiting · {i.urgency} · {i.text}" for i in rest[:classes.INBOX_LISTED]]
+        if len(rest) > classes.INBOX_LISTED:
+            lines.append(f"- (and {len(rest) - classes.INBOX_LISTED} more: `souveraine inbox`)")
+    elif view.bandwidth == "medium" and rest:
+        lines.append(f"- ({len(rest)} {'more ' if chosen else ''}waiting at lower urgency: `souveraine inbox`)")
     data = {"items": [i.to_dict() for i in chosen], "waiting": shown.waiting, "lines": shown.lines}
-    return Part("surfacing", "inbox/pending.md", data, "\n".join(lines) or "Nothing is waiting.", CUT_SURFACING)
+    empty = "Nothing urgent." if view.bandwidth == "low" else "Nothing is waiting."
+    return Part("surfacing", "inbox/pending.md", data, "\n".join(lines) or empty, CUT_SURFACING)
 
 
 # -- recent memory -------------------------------------------------------------------------
@@ -78,7 +84,7 @@ def recent(memory: Memory, shelf: Catalog, view: Viewport) -> list[Part]:
     md = (f"{totals['all']} memories: {totals['episodic']} episodic, {totals['foundational']} foundational, "
           f"{totals['constitutive']} constitutive.")
     out = [Part("memory", "total", totals, md)]
-    if view.bandwidth == "minimal":
+    if not classes.shows(view.bandwidth, "recent"):
         return out
     for n, item in enumerate(newest(memory, shelf.newest, memory.config["wake"]["recent_items"], view)):
         line = (f"- {item['created'][:10]} · {item['tier']} · {item['description']} · "

@@ -8,12 +8,14 @@ from souveraine.wake.document import SECTIONS, Part, Wake
 
 SCHEMA = "souveraine-wake/1"
 TITLES = {
+    "presence": "Presence",
     "you": "Who you are",
     "shaped_by": "What shaped you",
     "system": "Pinned",
     "synthesized": "Synthesized essence",
     "inner_voice": "Inner voice",
     "surfacing": "Surfacing now",
+    "at_work": "At work",
     "memory": "Recent memory",
     "on_demand": "On demand",
 }
@@ -53,13 +55,15 @@ def data(wake: Wake) -> dict:
     by = {name: [p.data for p in wake.section(name)] for name in SECTIONS}
     surfacing = by["surfacing"][0] if by["surfacing"] else {"items": [], "waiting": None}
     totals = next((p.data for p in wake.section("memory") if p.key == "total"), {})
+    nobody = {"handle": "", "did": "", "status": "",
+              "effective_expression": {"register": "", "walls": [], "subagents": [], "wake_text": ""}}
     return {
         "schema": SCHEMA,
         "identity": wake.identity,
         "model": wake.model,
         "bandwidth": wake.bandwidth,
         "shared": wake.shared,
-        "you": by["you"][0],
+        "you": by["you"][0] if by["you"] else nobody,
         "shaped_by": by["shaped_by"],
         "system": by["system"],
         "synthesized": by["synthesized"],
@@ -68,6 +72,8 @@ def data(wake: Wake) -> dict:
         "waiting": surfacing["waiting"],
         "memory": {"recent": [p.data for p in wake.section("memory") if p.key != "total"], "total": totals},
         "on_demand": by["on_demand"],
+        "at_work": by["at_work"],
+        "presence": by["presence"][0] if by["presence"] else None,
         "budget": {"limit": wake.limit, "used": wake.used, "max_chars": wake.max_chars, "chars": wake.chars,
                    "left_out": [{**e, "how": e["how"].replace("`", "")} for e in left_out(wake.left_out)]},
     }
@@ -96,6 +102,8 @@ def _notice(section: str, dropped: list[Part]) -> tuple[str, str]:
         return f"{n} entr{'y' if n == 1 else 'ies'} of the on-demand index", "browse " + paths
     if section == "surfacing":
         return "what surfaces now", "`souveraine surface --peek` (or `souveraine inbox`)"
+    if section == "at_work":
+        return f"{n} line{'s' if n > 1 else ''} of what is at work now", "`souveraine status`"
     if section == "shaped_by":
         return f"{n} foundational memor{'y' if n == 1 else 'ies'}", "open " + paths + "; `souveraine why WORDS` says what each shaped"
     label = "the synthesized essence" if section == "synthesized" else f"{n} pinned file{'s' if n > 1 else ''}"

@@ -7,8 +7,6 @@ import sys
 
 import pytest
 
-from bench import generate
-from souveraine.store.memory import Memory
 from souveraine.wake import wake
 from tests.support import ROOT
 
@@ -16,10 +14,10 @@ LAUNCHER = f"{sys.executable} {ROOT / 'bin' / 'souveraine'}"
 KEPT = ["Who you are", "What shaped you", "Synthesized essence", "Inner voice", "Surfacing now"]
 
 
-@pytest.fixture(scope="module")
-def year(tmp_path_factory):
-    """The one-year bench memory (bench/generate.py), built here rather than taken from bench/.cache."""
-    return Memory(generate.build(tmp_path_factory.mktemp("year") / "memory", generate.Shape.years(1)).root)
+@pytest.fixture
+def year(year_memory):
+    """The one-year bench memory (bench/generate.py), built once a session rather than taken from bench/.cache."""
+    return year_memory
 
 
 def utf16(text: str) -> int:

@@ -60,7 +60,7 @@ def test_every_tool_answers_against_a_memory(memory, monkeypatch):
         out["reflect"] = data(await client.call_tool("reflect", {"force": True}))
         out["archive"] = data(await client.call_tool("archive", {"force": True}))
         out["doctor"] = data(await client.call_tool("doctor", {}))
-        out["status"] = data(await client.call_tool("status", {"bandwidth": "medium"}))
+        out["status"] = data(await client.call_tool("status", {"bandwidth": "high"}))
         out["wake"] = data(await client.call_tool("wake", {"bandwidth": "low"}))
         out["elevate"] = data(await client.call_tool("elevate", {
             "memory_id": out["remember"]["id"], "tier": "foundational", "walls": ["I keep my word"]}))

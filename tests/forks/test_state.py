@@ -25,7 +25,7 @@ def test_files_touched_thread_across_phases_and_survive_a_fresh_process(memory):
         done = souveraine("--memory", root, "state", "set", *step)
         assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
         assert_clean(memory.root)
-    assert show(memory.root) == {"phase": "REVIEW", "unit": "login",
+    assert show(memory.root) == {"phase": "REVIEW", "unit": "login", "retries": 0,
                                  "files_touched": ["src/auth.py", "tests/test_auth.py", "docs/AUTH.md"]}
     assert git(memory.root, "log", "-1", "--format=%s").strip() == "chore(state): phase REVIEW"
     bare = souveraine("--memory", root, "state")
@@ -37,7 +37,7 @@ def test_a_new_unit_starts_with_no_files(memory, invoke):
     invoke("state", "set", "--unit", "two", "--files", "b.py")
     assert state.read(memory).files_touched == ["b.py"]
     invoke("state", "set", "--files", "c.py", "--replace")
-    assert state.read(memory).to_dict() == {"phase": "idle", "unit": "two", "files_touched": ["c.py"]}
+    assert state.read(memory).to_dict() == {"phase": "idle", "unit": "two", "files_touched": ["c.py"], "retries": 0}
 
 
 def test_phases_are_validated(memory, invoke):

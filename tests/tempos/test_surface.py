@@ -26,8 +26,12 @@ def test_one_thought_per_turn_most_urgent_then_oldest(invoke, memory):
     queue(memory, ("low", "09:00", "Water the plants"), ("high", "11:00", "The lease ends Friday"),
           ("high", "10:00", "Call the bank"), ("medium", "08:00", "Reply to Ana"))
     shown = [invoke("surface").output for _ in range(4)]
-    assert shown == ["[surfacing: high: Call the bank]\n", "[surfacing: high: The lease ends Friday]\n",
-                     "[surfacing: medium: Reply to Ana]\n", "[surfacing: low: Water the plants]\n"]
+    assert [out.splitlines()[0] for out in shown] == [
+        "[surfacing: high: Call the bank]", "[surfacing: high: The lease ends Friday]",
+        "[surfacing: medium: Reply to Ana]", "[surfacing: low: Water the plants]"]
+    assert shown[0] == ("[surfacing: high: Call the bank]\n[inbox: 3 waiting]\n  - high: The lease ends Friday\n"
+                        "  - medium: Reply to Ana\n  - low: Water the plants\n")      # high: the inbox's contents
+    assert shown[3] == "[surfacing: low: Water the plants]\n"
     assert invoke("surface").output == ""
     assert_clean(memory.root)
 
@@ -35,9 +39,9 @@ def test_one_thought_per_turn_most_urgent_then_oldest(invoke, memory):
 def test_critical_thoughts_surface_all_at_once(invoke, memory):
     queue(memory, ("high", "09:00", "Pay the rent"), ("critical", "10:00", "The server is down"),
           ("critical", "09:30", "The deploy key leaked"))
-    assert invoke("surface").output == ("[surfacing: critical: The deploy key leaked]\n"
-                                        "[surfacing: critical: The server is down]\n")
-    assert invoke("surface").output == "[surfacing: high: Pay the rent]\n"
+    assert invoke("surface", "--bandwidth", "low").output == ("[surfacing: critical: The deploy key leaked]\n"
+                                                          "[surfacing: critical: The server is down]\n")
+    assert invoke("surface", "--bandwidth", "medium").output == "[surfacing: high: Pay the rent]\n"
 
 
 @pytest.mark.parametrize("bandwidth, expected", [
@@ -57,7 +61,8 @@ def test_low_bandwidth_keeps_the_rest_waiting_and_minimal_shows_only_presence(in
     assert git(memory.root, "rev-parse", "HEAD") == head
     assert invoke("surface", "--bandwidth", "low").output == "[surfacing: critical: fire]\n"
     assert invoke("surface", "--bandwidth", "low").output == ""
-    assert invoke("surface", "--bandwidth", "medium").output == "[surfacing: medium: a medium one]\n"
+    assert invoke("surface", "--bandwidth", "medium").output == ("[surfacing: medium: a medium one]\n"
+                                                                 "[inbox: 1 more waiting: souveraine inbox]\n")
 
 
 def test_a_thought_moves_pending_to_intrusive_to_sent(invoke, memory):

@@ -11,7 +11,7 @@ from tests.support import assert_clean
 from tests.wake.conftest import CONSTITUTIVE_TEXT, PRIVATE_TEXT, SECRET_FILE, SECRET_PHRASE
 
 HEADINGS = ["Who you are", "What shaped you", "Pinned", "Synthesized essence", "Inner voice",
-            "Surfacing now", "Recent memory", "On demand"]
+            "Surfacing now", "At work", "Recent memory", "On demand"]
 
 
 def headings(text: str) -> list[str]:
@@ -75,7 +75,8 @@ def test_json_schema_keys_and_types(wake):
     data = wake.json()
     assert wake("--format", "json").stdout == wake("--json").stdout
     assert list(data) == ["schema", "identity", "model", "bandwidth", "shared", "you", "shaped_by", "system",
-                          "synthesized", "inner_voice", "surfacing", "waiting", "memory", "on_demand", "budget"]
+                          "synthesized", "inner_voice", "surfacing", "waiting", "memory", "on_demand", "at_work",
+                          "presence", "budget"]
     assert data["schema"] == "souveraine-wake/1"
     assert set(data["you"]) == {"handle", "did", "status", "effective_expression"}
     assert {k: type(v) for k, v in data["you"]["effective_expression"].items()} == {
@@ -95,7 +96,7 @@ def test_json_schema_keys_and_types(wake):
 
 # -- the budget ----------------------------------------------------------------------------
 
-CUT_ORDER = ["memory", "inner_voice", "synthesized", "system", "on_demand", "surfacing", "system", "shaped_by"]
+CUT_ORDER = ["memory", "at_work", "inner_voice", "synthesized", "system", "on_demand", "surfacing", "system", "shaped_by"]
 
 
 def left_out(data: dict) -> list[str]:
@@ -114,7 +115,7 @@ def test_over_budget_parts_go_in_reverse_priority_and_the_wake_says_what_and_how
         seen.append(left_out(data))
         assert seen[-1] == sorted(seen[-1], key=order.index)
         assert len(seen) < 2 or set(seen[-2]) <= set(seen[-1])
-    assert seen[0] == ["memory"]
+    assert seen[0] in (["memory"], ["memory", "at_work"])
     assert "shaped_by" in seen[-1]
     text = wake("--budget", str(full - 20)).stdout
     assert headings(text)[-1] == "Left out"
@@ -132,8 +133,9 @@ def test_cut_order_keeps_identity_and_constitutive_to_the_last(wake):
         fits = data
     assert [i["tier"] for i in fits["shaped_by"]] == ["constitutive"]
     assert fits["you"]["effective_expression"]["walls"]
-    assert fits["system"] == [] and fits["memory"]["recent"] == [] and fits["inner_voice"] == []
-    assert set(left_out(fits)) == {"memory", "inner_voice", "synthesized", "system", "on_demand", "surfacing", "shaped_by"}
+    assert fits["system"] == [] and fits["memory"]["recent"] == [] and fits["inner_voice"] == [] and fits["at_work"] == []
+    assert set(left_out(fits)) == {"memory", "at_work", "inner_voice", "synthesized", "system", "on_demand", "surfacing",
+                                   "shaped_by"}
     text = wake("--budget", str(fits["budget"]["limit"])).stdout
     assert CONSTITUTIVE_TEXT in text and "`system/state.md`" in text
 
@@ -199,6 +201,16 @@ def test_high_bandwidth_unshared_shows_everything(wake):
     assert "remember the blue door" in text
 
 
+VIEWS = {
+    "high": HEADINGS,
+    "medium": ["Who you are", "What shaped you", "Pinned", "Synthesized essence", "Surfacing now", "Recent memory",
+               "On demand"],
+    "low": ["Who you are", "What shaped you", "Pinned", "Synthesized essence", "Surfacing now", "Recent memory",
+            "On demand"],
+    "minimal": ["Presence"],
+}
+
+
 @pytest.mark.parametrize("bandwidth, surfaced", [("high", ["i000002"]), ("medium", ["i000002"]), ("low", []),
                                                  ("minimal", [])])
 def test_every_bandwidth_level(wake, bandwidth, surfaced):
@@ -206,17 +218,21 @@ def test_every_bandwidth_level(wake, bandwidth, surfaced):
     text = wake("--bandwidth", bandwidth).stdout
     assert data["bandwidth"] == bandwidth and f"Bandwidth {bandwidth} ·" in text
     assert [i["id"] for i in data["surfacing"]] == surfaced
+    assert headings(text) == VIEWS[bandwidth]
     if bandwidth == "minimal":
-        assert headings(text) == ["Who you are", "What shaped you", "Pinned", "Surfacing now", "Recent memory", "On demand"]
-        assert [s["path"] for s in data["system"]] == ["system/state.md"]
-        assert "- [surfacing: presence: 2 waiting]" in text
+        assert text.endswith("## Presence\n\nada · waiting · 2 waiting\n")
+        assert data["presence"]["presence"] == "waiting" and data["system"] == [] and data["shaped_by"] == []
         assert data["memory"]["recent"] == [] and data["inner_voice"] == [] and data["synthesized"] == []
-    else:
-        assert headings(text) == HEADINGS
     if bandwidth == "low":
-        assert "## Surfacing now\n\n- (2 waiting at lower urgency: `souveraine inbox`)\n" in text
-    if bandwidth == "high":
+        assert "## Surfacing now\n\nNothing urgent.\n" in text
+        assert data["memory"]["recent"] == [] and data["memory"]["total"]["all"] == 9 and data["inner_voice"] == []
+    if bandwidth == "medium":
         assert "- [surfacing: medium: Reply to Bea about the release]\n- (1 more waiting at lower urgency" in text
+        assert data["inner_voice"] == [] and len(data["memory"]["recent"]) == 3
+    if bandwidth == "high":
+        assert "- [surfacing: medium: Reply to Bea about the release]\n- waiting · low · Tidy the notes folder\n" in text
+        assert [p["kind"] for p in data["at_work"]] == ["commits"] and "- Recent commits:\n  - `" in text
+        assert len(data["inner_voice"]) == 5 and data["inner_voice"][-1]["text"] == "thought number 7"
 
 
 def test_unknown_identity_is_a_usage_error(wake):
@@ -231,7 +247,8 @@ def test_a_fresh_memory_wakes_small(invoke, memory):
     data = json.loads(result.stdout)
     assert data["identity"] == "ada" and data["shaped_by"] == [] and data["memory"]["total"]["all"] == 0
     assert data["budget"]["used"] < 1500
-    assert headings(invoke("wake").stdout) == ["Who you are", "Pinned", "Surfacing now", "Recent memory", "On demand"]
+    assert headings(invoke("wake").stdout) == ["Who you are", "Pinned", "Surfacing now", "At work", "Recent memory",
+                                               "On demand"]
     assert_clean(memory.root)
 
 

@@ -1,0 +1,182 @@
+"""Viewports as the constitution's table says (§III.2–III.3), for wake, status and surface alike.
+
+high: everything (N+1 results, inbox contents, fork status, chain states, recent commits);
+medium: the operational state (the active unit and forks, what needs attention); low: only
+what is urgent; minimal: one line of presence.
+"""
+
+import json
+import re
+
+import pytest
+
+from souveraine.sensorium import bandwidth as classes
+from souveraine.store import clock
+from souveraine.tempos import inbox
+from tests.support import assert_clean
+
+BANDWIDTHS = ["high", "medium", "low", "minimal"]
+
+
+def headings(text: str) -> list[str]:
+    return re.findall(r"^## (.+)$", text, re.MULTILINE)
+
+
+@pytest.fixture
+def busy(memory, invoke, monkeypatch):
+    """A memory at work: a unit back from review once, a fork returned and one running, a
+    persisted turn, and a thought of every urgency waiting."""
+    monkeypatch.setenv("SOUVERAINE_NOW", "2026-11-30T10:00:00+01:00")
+    for args in (("unit", "start", "login", "--goal", "Users sign in with a passkey."),
+                 ("unit", "phase", "ORIENT"), ("unit", "phase", "DEVELOP", "--output", "read auth.py"),
+                 ("unit", "phase", "REVIEW", "--output", "passkeys added", "--files", "src/auth.py"),
+                 ("unit", "phase", "DEVELOP", "--output", "a test fails"),
+                 ("fork", "start", "research", "--task", "compare the ranking formulas"),
+                 ("fork", "start", "drafts", "--task", "draft the release notes"),
+                 ("fork", "return", "drafts", "--summary", "notes drafted"),
+                 ("persist", "--user", "Where are we with the login?", "--assistant", "Passkeys are in; one test fails.")):
+        done = invoke(*args)
+        assert done.exit_code == 0, (args, done.output)
+    for urgency, text in (("low", "Tidy the notes folder"), ("medium", "Reply to Bea about the release"),
+                          ("high", "The deploy key expires Friday"), ("critical", "The backup failed twice")):
+        inbox.add(memory, text, urgency=urgency)
+    return memory
+
+
+def status_of(invoke, bandwidth):
+    return json.loads(invoke("status", "--bandwidth", bandwidth, "--json").stdout), invoke("status", "--bandwidth", bandwidth).stdout
+
+
+# -- status --------------------------------------------------------------------------------
+
+def test_status_high_shows_everything(busy, invoke):
+    data, text = status_of(invoke, "high")
+    assert data["unit"]["unit"] == "login" and data["unit"]["phase"] == "DEVELOP" and data["unit"]["retries"] == 1
+    assert [c["status"] for c in data["unit"]["chain"]] == ["done", "done", "current", "done", "to come", "to come"]
+    assert {f["name"]: f["status"] for f in data["forks"]} == {"drafts": "returned", "research": "active"}
+    assert all(isinstance(f["divergence"], int) for f in data["forks"])
+    assert [i["urgency"] for i in data["inbox"]] == ["critical", "high", "medium", "low"]
+    assert data["n1"]["subject"].startswith("chore(journal): persist 2 turns") and data["n1"]["sha"]
+    assert len(data["commits"]) == classes.COMMITS and data["journal"]["turns"] == 2 and "hooks" in data
+    assert [a["urgency"] for a in data["attention"]] == ["critical", "medium"]
+    assert "chain      INIT ✓ → ORIENT ✓ → DEVELOP ◉ → REVIEW ✓ → UPDATE-DOCS · → REPORT ·" in text
+    assert "phase      DEVELOP · unit login · back from review 1 of 2 — Users sign in with a passkey." in text
+    assert "forks      drafts (returned, " in text and "research (active, 0 of 200 lines) — compare the ranking formulas" in text
+    assert "           - [critical] The backup failed twice" in text and "n+1        " in text and "commits    " in text
+
+
+def test_status_medium_is_the_operational_state(busy, invoke):
+    data, text = status_of(invoke, "medium")
+    assert set(data) == {"bandwidth", "identity", "phase", "unit", "forks", "pending", "pressure", "memories", "attention"}
+    assert "chain" not in data["unit"] and all("divergence" not in f for f in data["forks"])
+    assert data["pending"] == 4
+    assert [a["what"] for a in data["attention"]] == ["4 thoughts waiting in the inbox (the most urgent: critical)",
+                                                      "fork drafts returned: integrate it or close it"]
+    assert "forks      drafts (returned) — draft the release notes" in text and "chain" not in text
+    assert "commits" not in text and "n+1" not in text and "journal" not in text
+
+
+def test_status_low_is_only_what_is_urgent(busy, invoke):
+    data, text = status_of(invoke, "low")
+    assert set(data) == {"bandwidth", "identity", "phase", "urgent", "attention"}
+    assert [i["text"] for i in data["urgent"]] == ["The backup failed twice", "The deploy key expires Friday"]
+    assert data["attention"] == []
+    assert text.splitlines() == ["identity   ada", "phase      DEVELOP",
+                                 "urgent     [critical] The backup failed twice",
+                                 "           [high] The deploy key expires Friday",
+                                 "attention  nothing needs attention"]
+
+
+def test_status_minimal_is_one_line_of_presence(busy, invoke):
+    data, text = status_of(invoke, "minimal")
+    assert text == "ada · thinking (unit login, DEVELOP) · 4 waiting, 1 critical\n"
+    assert data["presence"] == "thinking" and data["critical"] == 1
+
+
+def test_each_status_view_differs_and_shrinks(busy, invoke):
+    texts = [status_of(invoke, b)[1] for b in BANDWIDTHS]
+    assert [len(t) for t in texts] == sorted((len(t) for t in texts), reverse=True) and len(set(texts)) == 4
+    assert_clean(busy.root)
+
+
+# -- wake ----------------------------------------------------------------------------------
+
+def test_the_wake_at_work_by_bandwidth(busy, invoke):
+    views = {b: json.loads(invoke("wake", "--bandwidth", b, "--json").stdout) for b in BANDWIDTHS}
+    texts = {b: invoke("wake", "--bandwidth", b).stdout for b in BANDWIDTHS}
+    kinds = {b: [p["kind"] for p in views[b]["at_work"]] for b in BANDWIDTHS}
+    assert kinds == {"high": ["unit", "fork", "fork", "n1", "commits", "attention"],
+                     "medium": ["unit", "fork", "fork", "attention"],
+                     "low": [], "minimal": []}
+    assert "  INIT ✓ → ORIENT ✓ → DEVELOP ◉ → REVIEW ✓ → UPDATE-DOCS · → REPORT · — outputs in `reference/work/login/`" \
+        in texts["high"]
+    assert "- Fork `research` (active, 0 of 200 lines): compare the ranking formulas" in texts["high"]
+    assert "- Fork `research` (active): compare the ranking formulas" in texts["medium"]
+    assert "- Last N+1: `" in texts["high"] and "Last N+1" not in texts["medium"]
+    assert "- **medium**: fork drafts returned: integrate it or close it (`souveraine fork integrate drafts`)" in texts["medium"]
+    assert "waiting · low · Tidy the notes folder" in texts["high"] and "Tidy the notes folder" not in texts["medium"]
+    assert "[surfacing: critical: The backup failed twice]" in texts["low"] and "At work" not in headings(texts["low"])
+    assert texts["minimal"].endswith("## Presence\n\nada · thinking (unit login, DEVELOP) · 4 waiting, 1 critical\n")
+    assert [len(texts[b]) for b in BANDWIDTHS] == sorted((len(t) for t in texts.values()), reverse=True)
+
+
+def test_the_wake_stays_byte_identical_at_work(busy, invoke):
+    assert invoke("wake").stdout_bytes == invoke("wake").stdout_bytes
+
+
+# -- surface -------------------------------------------------------------------------------
+
+def test_surface_by_bandwidth(busy, invoke):
+    peek = {b: invoke("surface", "--peek", "--bandwidth", b).stdout for b in BANDWIDTHS}
+    assert peek == {
+        "high": ("[surfacing: critical: The backup failed twice]\n[inbox: 3 waiting]\n"
+                 "  - high: The deploy key expires Friday\n  - medium: Reply to Bea about the release\n"
+                 "  - low: Tidy the notes folder\n"),
+        "medium": "[surfacing: critical: The backup failed twice]\n[inbox: 3 more waiting: souveraine inbox]\n",
+        "low": "[surfacing: critical: The backup failed twice]\n",
+        "minimal": "[surfacing: presence: 4 waiting, 1 critical]\n",
+    }
+    data = json.loads(invoke("surface", "--peek", "--json").stdout)
+    assert [i["urgency"] for i in data["inbox"]] == ["high", "medium", "low"]
+    assert json.loads(invoke("surface", "--peek", "--bandwidth", "low", "--json").stdout)["inbox"] == []
+
+
+# -- the one-year bench memory -------------------------------------------------------------
+
+def test_on_a_lived_year_the_wake_differs_as_the_table_says(year_memory):
+    from souveraine.wake import wake
+
+    docs = {b: wake(year_memory, bandwidth=b) for b in BANDWIDTHS}
+    texts = {b: d.markdown() for b, d in docs.items()}
+    sizes = [len(texts[b].encode()) for b in BANDWIDTHS]
+    assert sizes == sorted(sizes, reverse=True) and len(set(sizes)) == 4
+    assert sizes[0] - sizes[2] > 2_000                      # not a header's worth: whole views differ
+    assert texts["minimal"].endswith("\n\n## Presence\n\nbench · idle · nothing waiting\n") and len(texts["minimal"].splitlines()) == 7
+    assert "At work" in headings(texts["high"]) and "- Recent commits:" in texts["high"]
+    assert "At work" not in headings(texts["low"]) and "Inner voice" not in headings(texts["low"])
+    assert docs["low"].section("memory")[1:] == [] and len(docs["medium"].section("memory")) > 1
+    floors = {b: {p.data["urgency"] for p in docs[b].section("inner_voice")} for b in ("high", "medium")}
+    assert floors["medium"] <= {"medium", "high", "critical"} and len(docs["medium"].section("inner_voice")) \
+        < len(docs["high"].section("inner_voice"))
+
+
+def test_on_a_lived_year_status_differs_as_the_table_says(year_memory):
+    from souveraine.cli.status import render
+    from souveraine.status import status
+
+    views = {b: status(year_memory, b) for b in BANDWIDTHS}
+    assert views["high"]["journal"]["days"] == 365 and len(views["high"]["commits"]) == 5
+    assert "journal" not in views["medium"] and "forks" in views["medium"] and "commits" not in views["medium"]
+    assert set(views["low"]) == {"bandwidth", "identity", "phase", "urgent", "attention"}
+    assert render(views["minimal"]) == "bench · idle · nothing waiting"
+    assert len({render(v) for v in views.values()}) == 4
+
+
+def test_the_seeds_table_is_the_code(memory):
+    assert classes.BANDWIDTHS == ("high", "medium", "low", "minimal")
+    assert {"n1", "inbox", "forks", "chain", "commits"} <= classes.SHOWS["high"]
+    assert {"unit", "forks", "attention"} <= classes.SHOWS["medium"] and not {"n1", "commits", "chain", "inbox"} & classes.SHOWS["medium"]
+    assert classes.SHOWS["low"] & {"unit", "forks", "n1", "commits", "inbox", "recent"} == set()
+    assert classes.SHOWS["minimal"] == {"presence"}
+    assert [classes.passes("low", u) for u in ("low", "medium", "high", "critical")] == [False, False, True, True]
+    assert clock.now()  # the clock is untouched by the table
