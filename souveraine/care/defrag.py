@@ -247,8 +247,7 @@ def _keeper(seen: Survey, a: str, b: str) -> tuple[str, str]:
 def _merge(shape: Reshape, keeper: str, other: str, score: float) -> None:
     seen = shape.seen
     note = _fresh(seen, keeper)
-    had = set(sections.paragraphs(note.body))
-    extra = [p for p in sections.paragraphs(seen.body(other)) if p not in had]
+    extra = _new_paragraphs(sections.paragraphs(note.body), sections.paragraphs(seen.body(other)))
     if extra:
         note.body = note.body.rstrip("\n") + "\n\n" + "\n\n".join(extra) + "\n"
     if not note.get("description") and seen.notes[other].get("description"):
@@ -258,6 +257,26 @@ def _merge(shape: Reshape, keeper: str, other: str, score: float) -> None:
     shape.whole[other] = keeper
     shape.origin[keeper] = keeper
     shape.steps.append(Step("merge", other, f"{score:.0%} the same as {keeper}: merged into it, {len(extra)} paragraph(s) added", [keeper]))
+
+
+def _new_paragraphs(had: list[str], offered: list[str]) -> list[str]:
+    """The offered paragraphs that say something the kept ones do not. One whose words the
+    keeper already holds in that order — alone, or inside a longer paragraph — is not added
+    again, however its case, spacing, punctuation or line breaks differ; nor is one offered
+    twice. A paragraph with other words is kept: a merge loses nothing."""
+    kept = [f" {_words(p)} " for p in had]
+    extra = []
+    for paragraph in offered:
+        words = f" {_words(paragraph)} "
+        if words.strip() and any(words in old for old in kept):
+            continue
+        extra.append(paragraph)
+        kept.append(words)
+    return extra
+
+
+def _words(text: str) -> str:
+    return " ".join(re.findall(r"\w+", text.casefold()))
 
 
 def _fresh(seen: Survey, path: str) -> notes.Note:

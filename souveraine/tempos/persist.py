@@ -61,6 +61,7 @@ class PersistResult:
     reflection_due: bool = False
     archive_due: bool = False
     ran: dict = field(default_factory=dict)
+    people: list[str] = field(default_factory=list)   # people/ notes given a line
     commit: str | None = None
     kept: bool = False          # the exchange waits in the spool, durable, not yet committed
     reason: str = ""            # why it waits
@@ -315,6 +316,14 @@ def _subconscious(change, exchange: Exchange, turns, result: PersistResult, thou
     _verify(change, exchange, answer, result, thoughts, now)
     if asked is not None:
         _correct(change, exchange, asked, result, thoughts, now)
+    _people(change, turns, result)
+
+
+def _people(change, turns, result: PersistResult) -> None:
+    """A cited line in the note of each person the exchange names (care.digest.note_people)."""
+    from souveraine.care.digest import note_people
+
+    result.people = note_people(change, turns)
 
 
 def _close_kept(change, exchange, answer, result, thoughts, now) -> None:
