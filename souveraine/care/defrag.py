@@ -9,6 +9,7 @@ memories and the witness are never reshaped; a note that an append-only file lin
 never moved, since that link could not be mended.
 """
 
+import json
 import math
 import posixpath
 import re
@@ -21,7 +22,8 @@ from typing import Callable
 from souveraine.care import describe, links, sections
 from souveraine.care.survey import Survey, survey
 from souveraine.errors import Refused
-from souveraine.store import layout, notes
+from souveraine.store import layout, notes, repair
+from souveraine.store.atomic import atomic_write
 from souveraine.store.memory import Memory
 
 RESHAPABLE = ("people/", "domains/", "reference/")
@@ -383,21 +385,26 @@ def _require_clean(memory: Memory) -> None:
 
 
 def _apply_in_worktree(memory: Memory, shape: Reshape) -> str:
+    """A run killed at any point leaves what store.repair mends at the next lock: the
+    worktree and branch (removed), a fast-forward half-done (put back at its base)."""
     base = memory.git("rev-parse", "HEAD").stdout.strip()
     name = uuid.uuid4().hex[:8]
     branch = f"defrag/{name}"
     where = memory.cache / WORKTREES / name
-    memory.git("worktree", "prune", check=False)   # forget worktrees of a run that was killed
+    marker = memory.cache / repair.DEFRAG_MERGE
     memory.git("worktree", "add", "-q", "-b", branch, str(where), base)
     try:
         _commit(Memory(where), shape)
+        tip = memory.git("rev-parse", branch).stdout.strip()
+        atomic_write(marker, json.dumps({"base": base, "tip": tip, "branch": branch}) + "\n")
         _merge_back(memory, branch, base)
     except BaseException:
         if memory.git("rev-parse", "HEAD").stdout.strip() != base:
             memory.git("reset", "-q", "--hard", base)
         raise
     finally:
-        memory.git("worktree", "remove", "--force", str(where), check=False)
+        marker.unlink(missing_ok=True)
+        memory.git("worktree", "remove", "--force", "--force", str(where), check=False)
         memory.git("branch", "-D", branch, check=False)
     return memory.git("rev-parse", "HEAD").stdout.strip()
 

@@ -85,9 +85,14 @@ def persist(memory: Memory, exchange: Exchange, *, commit: bool = True, n1: bool
     return _commit(memory, entry.name)
 
 
-def flush(memory: Memory) -> dict:
+def flush(memory: Memory, retry: bool = False) -> dict:
     """Journal and commit every exchange waiting in the spool (and what an older
-    ``--no-commit`` left written), oldest first, in one commit."""
+    ``--no-commit`` left written), oldest first, in one commit. ``retry`` gives the
+    exchanges that failed twice one more chance."""
+    if retry:
+        for entry in spool.entries(memory):
+            if entry.attempts:
+                spool.retry(entry)
     result = _commit(memory, None)
     return {"turns": len(result.turns), "commit": result.commit, "kept": result.kept, "reason": result.reason,
             "waiting": result.waiting}
