@@ -1,6 +1,12 @@
 """Speed of recall on synthetic memories of 1 and 10 years.
 
     python bench/recall.py [--years 1,10] [--turns-per-day 40] [--json]
+    python bench/recall.py --side-by-side [--repeat 9]
+
+``--side-by-side`` times what an agent pays, the memories of each size taken in turn within
+each round so machine noise falls on both alike: ``souveraine recall WORDS`` in a fresh
+process (beside ``python -c pass``), ``recall()`` in-process as the MCP server calls it, and
+``souveraine index`` after one turn committed without hooks; medians and the 10 y / 1 y ratio.
 
 For each size: a full rebuild (MB/s) beside `grep -r` over the same files in the same run,
 the incremental update after one new turn (what a recall or the post-commit hook pays after
@@ -117,6 +123,53 @@ def _p95(values: list[float]) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))]
 
 
+def side_by_side(roots: dict[str, Path], repeat: int) -> dict:
+    """Medians per size of the CLI query, the in-process query and the update after one turn."""
+    from bench.common import SOUVERAINE
+
+    times: dict[str, dict[str, list[float]]] = {name: {} for name in roots}
+    memories = {name: Memory(root) for name, root in roots.items()}
+    for memory in memories.values():
+        index.refresh(memory, scan=True)
+        for text in QUERIES:
+            recall(memory, text)                # warm: the page cache and the scan
+    for n in range(repeat):
+        for name, root in roots.items():
+            memory, into = memories[name], times[name]
+            env = {**os.environ, "SOUVERAINE_MEMORY": str(root)}
+            for text in QUERIES[n % 4::4]:
+                into.setdefault("cli", []).append(_timed([*SOUVERAINE, "recall", text], env))
+                into.setdefault("floor", []).append(_timed([sys.executable, "-c", "pass"], env))
+                started = time.perf_counter()
+                recall(memory, text)
+                into.setdefault("library", []).append(time.perf_counter() - started)
+            _one_turn(memory, n)
+            into.setdefault("update", []).append(_timed([*SOUVERAINE, "index"], env))
+    out = {}
+    for name, into in times.items():
+        out[name] = {key: _ms(statistics.median(values)) for key, values in into.items()}
+    first, last = list(out)[0], list(out)[-1]
+    out["ratio"] = {key: round(out[last][key] / out[first][key], 2) for key in out[first]}
+    return out
+
+
+def _timed(argv: list[str], env: dict) -> float:
+    started = time.perf_counter()
+    subprocess.run(argv, env=env, capture_output=True, check=True)
+    return time.perf_counter() - started
+
+
+def _one_turn(memory: Memory, n: int) -> None:
+    """A turn appended and committed without hooks, as the figures' "index update after one turn"."""
+    at = datetime.combine(END, datetime.min.time()) + timedelta(hours=22, seconds=n)
+    rel = f"journal/{END:%Y/%m/%Y-%m-%d}.md"
+    texts, _ = day_texts([Line(at, "user", f"one more turn about zeppelins number {n}", "bench")],
+                         {rel: memory.read_text(rel)} if memory.exists(rel) else {})
+    (memory.root / rel).write_text(texts[rel], encoding="utf-8")
+    subprocess.run(["git", "-C", str(memory.root), "-c", "core.hooksPath=/dev/null", "commit", "-q", "-m",
+                    f"chore(journal): one more turn {n}", "--", rel], check=True, capture_output=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--years", default="1,10", help="comma-separated sizes in years")
@@ -125,8 +178,20 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--side-by-side", action="store_true", help="CLI, in-process and update times, sizes in turn")
     args = parser.parse_args()
     os.environ["SOUVERAINE_NOW"] = f"{END.isoformat()}T23:30:00+00:00"
+    if args.side_by_side:
+        with tempfile.TemporaryDirectory() as tmp:
+            roots = {}
+            for years in (int(y) for y in args.years.split(",")):
+                built = generate.cached(generate.Shape.years(years, turns_per_day=args.turns_per_day,
+                                                             memories_per_day=args.memories_per_day, seed=args.seed))
+                (Path(tmp) / f"{years}y").mkdir()
+                roots[f"{years}y"] = generate.copy_of(built, Path(tmp) / f"{years}y")
+                index.rebuild(Memory(roots[f"{years}y"]))
+            print(json.dumps(side_by_side(roots, args.repeat), indent=2))
+        return
     results = {}
     for years in (int(y) for y in args.years.split(",")):
         built = generate.cached(generate.Shape.years(years, turns_per_day=args.turns_per_day,

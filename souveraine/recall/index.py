@@ -30,7 +30,7 @@ from souveraine.store import clock, git
 from souveraine.store.memory import Memory
 
 FILE = "index.sqlite"
-SCHEMA = "3"
+SCHEMA = "4"
 BUSY_SECONDS = 30
 SCAN_SECONDS = 300      # the longest a quick look goes without a scan of the whole work tree
 HAND_EDITED = ("people", "domains", "reference")    # small folders whose every file is looked at each time
@@ -42,11 +42,14 @@ CREATE TABLE docs(id INTEGER PRIMARY KEY, path TEXT NOT NULL, block TEXT, kind T
                   title TEXT, body TEXT, links TEXT, source TEXT);
 CREATE INDEX docs_path ON docs(path, line);
 CREATE TABLE mentions(doc INTEGER NOT NULL, since TEXT NOT NULL, until TEXT NOT NULL);
+CREATE TABLE names(doc INTEGER NOT NULL, name TEXT NOT NULL);
 """
 _INDEXES = ("CREATE INDEX docs_at ON docs(at); CREATE INDEX docs_ts ON docs(kind, ts);"
-            " CREATE INDEX mentions_doc ON mentions(doc); CREATE INDEX mentions_since ON mentions(since, until);")
+            " CREATE INDEX mentions_doc ON mentions(doc); CREATE INDEX mentions_since ON mentions(since, until);"
+            " CREATE INDEX names_name ON names(name, doc); CREATE INDEX names_doc ON names(doc);")
 _DROP = ("DROP VIEW IF EXISTS texts; DROP TABLE IF EXISTS meta; DROP TABLE IF EXISTS files;"
-         " DROP TABLE IF EXISTS docs; DROP TABLE IF EXISTS fts; DROP TABLE IF EXISTS mentions;")
+         " DROP TABLE IF EXISTS docs; DROP TABLE IF EXISTS fts; DROP TABLE IF EXISTS mentions;"
+         " DROP TABLE IF EXISTS names;")
 COLUMNS = ("title", "body", "context", "links")
 # A turn's neighbour in its file, when it belongs to the same session.
 _NEIGHBOUR = ("(SELECT CASE WHEN n.session = d.session THEN n.body END FROM docs n WHERE n.path = d.path"
@@ -512,11 +515,12 @@ class _Batch:
     SIZE = 5000
 
     def __init__(self, conn: sqlite3.Connection):
-        self.conn, self.docs, self.files, self.mentions = conn, [], [], []
+        self.conn, self.docs, self.files, self.mentions, self.names = conn, [], [], [], []
 
     def add(self, doc_id: int, doc: sources.Document) -> None:
         self.docs.append(_row(doc_id, doc))
         self.mentions.extend((doc_id, since, until) for since, until in sources.mentions(doc))
+        self.names.extend((doc_id, name) for name in sources.names(doc))
 
     def flush_if_full(self) -> int:
         return self.flush() if len(self.docs) >= self.SIZE else 0
@@ -525,8 +529,9 @@ class _Batch:
         self.conn.executemany("INSERT INTO docs VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", self.docs)
         self.conn.executemany("INSERT OR REPLACE INTO files VALUES (?,?,?)", self.files)
         self.conn.executemany("INSERT INTO mentions VALUES (?,?,?)", self.mentions)
+        self.conn.executemany("INSERT INTO names VALUES (?,?)", self.names)
         written = len(self.docs)
-        self.docs, self.files, self.mentions = [], [], []
+        self.docs, self.files, self.mentions, self.names = [], [], [], []
         return written
 
 
@@ -543,6 +548,7 @@ def _forget(conn: sqlite3.Connection, relpath: str) -> None:
     conn.execute("INSERT INTO fts(fts, rowid, title, body, context, links)"
                  " SELECT 'delete', id, title, body, context, links FROM texts WHERE path = ?", (relpath,))
     conn.execute("DELETE FROM mentions WHERE doc IN (SELECT id FROM docs WHERE path = ?)", (relpath,))
+    conn.execute("DELETE FROM names WHERE doc IN (SELECT id FROM docs WHERE path = ?)", (relpath,))
     conn.execute("DELETE FROM docs WHERE path = ?", (relpath,))
     conn.execute("DELETE FROM files WHERE path = ?", (relpath,))
 

@@ -92,6 +92,7 @@ class Plan:
     window: bool = False            # every term is common: only the newest WINDOW matches
     recent: int = 0                 # frequent terms are scored on documents from this id on
     rare: list = field(default_factory=list)        # … and these over the whole memory
+    dropped: list = field(default_factory=list)     # too common as stemmed: looked up as names
 
 
 def plan(conn, terms: list) -> Plan:
@@ -123,13 +124,14 @@ def plan(conn, terms: list) -> Plan:
     share = {id(t): conn.execute("SELECT count(*) FROM fts WHERE fts MATCH ? AND rowid > ?",
                                  (t.fts(), floor)).fetchone()[0] / size for t in single}
     kept = [t for t in terms if share.get(id(t), 0.0) <= COMMON_SHARE]
+    dropped = [t for t in terms if share.get(id(t), 0.0) > COMMON_SHARE]
     if not kept:
-        return Plan(terms, window=True)
+        return Plan(terms, window=True, dropped=dropped)
     frequent = [t for t in kept if share.get(id(t), 0.0) > RARE_SHARE]
     if not frequent or top <= RECENT_DOCS:
-        return Plan(kept)
+        return Plan(kept, dropped=dropped)
     rare = [t for t in kept if share.get(id(t), 0.0) <= RARE_SHARE]
-    return Plan(kept, recent=top - RECENT_DOCS, rare=rare)
+    return Plan(kept, recent=top - RECENT_DOCS, rare=rare, dropped=dropped)
 
 
 def informative(conn, terms: list) -> tuple[list, bool]:

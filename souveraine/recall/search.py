@@ -11,6 +11,7 @@ then the pool is ranked again here: an answer inherits part of its question's ma
 are spread over conversations (diversity.py).
 """
 
+import math
 import sqlite3
 from dataclasses import asdict, dataclass, field
 from datetime import date, datetime, timedelta
@@ -26,6 +27,7 @@ SNIPPET_TOKENS = 24
 PERSON_COLUMNS = ("title", "body", "links")
 POOL = 8                # candidates SQLite hands over per hit asked for (at least MIN_POOL)
 MIN_POOL = 80
+NAME_CAP = 5000         # a "name" more often written than this is a common word after all
 DEEP_POOL = 2000        # matches looked through for those telling of the query's dates
 
 
@@ -149,6 +151,8 @@ class Search:
         if not match:
             return _hits(conn, self._listing(conn), None)
         pool = self._pool(conn, kept, match, plan.window, plan)
+        named = [t for t in self.terms if len(t.words) == 1 and t.words[0][:1].isupper()]
+        _add_names(conn, pool, [*named, *(t for t in plan.dropped if t not in named)], max(MIN_POOL, POOL * self.limit))
         if not pool and len(kept) < len(self.terms):            # the rare words found nothing: try them all
             kept = self.terms
             match = query.both(query.expression(kept), self.person)
@@ -285,6 +289,24 @@ class Search:
         words = _words(conn, terms, ordered)
         candidates = [diversity.Candidate(i, s, _group(meta[i]), words.get(i, frozenset())) for i, s in scores.items()]
         return [(c.id, c.score) for c in diversity.select(candidates, self.limit, self.ranking.diversity)]
+
+
+def _add_names(conn, pool: dict[int, float], dropped: list[query.Term], size: int) -> None:
+    """A capitalised word, or one dropped as too common once stemmed, may be a name that
+    Porter mangled ("Inès" is stemmed "in", a word of every turn): the documents naming it
+    whole score as a rare word would (its IDF among the documents)."""
+    top = conn.execute("SELECT max(id) FROM docs").fetchone()[0] or 1
+    for term in dropped:
+        if len(term.words) != 1:
+            continue
+        name = sources.fold(term.words[0])
+        count = conn.execute("SELECT count(*) FROM (SELECT 1 FROM names WHERE name = ? LIMIT ?)",
+                             (name, NAME_CAP)).fetchone()[0]
+        if not count or count >= NAME_CAP:
+            continue
+        weight = math.log(top / count)
+        for (doc_id,) in conn.execute("SELECT doc FROM names WHERE name = ? ORDER BY doc DESC LIMIT ?", (name, size)):
+            pool[doc_id] = pool.get(doc_id, 0.0) + weight
 
 
 def _within(span: dates.Span) -> tuple[str, dict]:

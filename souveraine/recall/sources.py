@@ -9,6 +9,7 @@ not parse is still indexed, as text: the index never refuses a file.
 """
 
 import re
+import unicodedata
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from functools import lru_cache
@@ -38,6 +39,7 @@ _DATEISH = re.compile(
     r"|weekend|ago|(?:last|next|past|previous|this|coming) (?:week|month|year|night)|(?:end|start|beginning|middle) of"
     r"|\d{4}-\d\d|(?:19|20)\d\d|\d{1,2}(?:st|nd|rd|th)|\d{1,2}[/.]\d{1,2}[/.]\d{2,4})\b")
 _AROUND = 60
+_CAPITALISED = re.compile(r"(?<![\w'’-])[^\W\d_a-z][^\W\d_]+")
 _HEADING_LINE = re.compile(r"^\s*(#+ .*)?$")
 
 
@@ -92,6 +94,20 @@ def mentions(doc: Document) -> list[tuple[str, str]]:
         if (first, last) != (said, said):
             out.append((first.isoformat(), last.isoformat()))
     return out
+
+
+def names(doc: Document) -> set[str]:
+    """The capitalised words of a document, folded ("Inês" → "ines"): Porter stems some names
+    into everyday words ("Ines" into "in"), so they are also kept whole, to be looked up."""
+    from souveraine.recall import query
+
+    return {fold(word) for word in _CAPITALISED.findall(f"{doc.title} {doc.body}")
+            if word.lower() not in query.STOPWORDS}
+
+
+def fold(word: str) -> str:
+    """A word without case or accents, as the index's tokenizer folds it."""
+    return "".join(c for c in unicodedata.normalize("NFKD", word.casefold()) if not unicodedata.combining(c))
 
 
 def _windows(text: str) -> list[tuple[int, int]]:

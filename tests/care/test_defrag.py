@@ -189,3 +189,12 @@ def test_people_md_becomes_one_note_per_person(memory, invoke):
     assert "[[people/zoe-durand#Zoé Durand|Zoé]]" in memory.read_text("domains/friends.md")
     assert "- [[people/zoe-durand|Zoé Durand]]" in memory.read_text("people/_index.md")
     assert not [f for f in doctor.doctor(memory) if f.check in ("people-file", "broken-link") or f.path.startswith("people/")]
+
+
+def test_a_merge_never_writes_a_paragraph_the_keeper_already_holds():
+    from souveraine.care.defrag import _new_paragraphs
+
+    had = ["Rye is denser than wheat, and it keeps longer.", "## Starter", "Feed the starter twice a day."]
+    offered = ["Rye is  denser than wheat,\nand it keeps longer!", "## starter", "feed the starter", "Spelt needs less water.",
+               "Spelt needs less water."]
+    assert _new_paragraphs(had, offered) == ["Spelt needs less water."]

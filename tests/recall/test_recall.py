@@ -220,7 +220,11 @@ def test_words_in_most_turns_are_not_scored_but_still_found(memory, say):
               f"thinking in circles, note {n}") for n in range(1200)]
     turns[40] = ("2026-10-01T14:00:00", "user", "thinking about the kayak trip")
     turns[-1] = ("2026-10-20T23:00:00", "user", "Ines sent a postcard")
+    turns[-2] = ("2026-10-20T22:00:00", "user", "Inês learned to knit, slowly")
+    turns[-3] = ("2026-10-20T21:00:00", "user", "I learned a new word today")
     say(*turns)
     assert [h.snippet for h in recall(memory, "thinking kayak", limit=1).hits] == ["«thinking» about the «kayak» trip"]
     assert recall(memory, "thinking", limit=3).hits[0].date.startswith("2026-10-20")     # all alike: newest first
     assert [h.snippet for h in recall(memory, "Ines Lisbon", limit=1).hits] == ["«Ines» sent a postcard"]
+    # "Inês" is stemmed "in", a word of every turn: the name is looked up whole
+    assert recall(memory, "what did Inês learn", limit=1).hits[0].snippet == "«Inês» «learned» to knit, slowly"
