@@ -1,6 +1,7 @@
 """Planted facts through the archivist: how many survive 100 and 1,000 turns of conversation.
 
 Usage: python bench/synthesis.py [--turns 1000] [--every 100] [--half dev|held-out|both] [--seed 7]
+       [--endpoint URL --model NAME [--context 8192]] [--stop N]   # through a local model (docs/MODELS.md)
 
 bench/data/planted_facts.tsv holds 209 facts (a decision, a date, a time, a number, a
 preference, a commitment, what someone is or said), each a turn written as people write
@@ -18,6 +19,7 @@ Targets: ≥ 95 % kept after 100 turns, ≥ 90 % after 1,000, no citation that d
 
 import argparse
 import csv
+import json
 import random
 import re
 import sys
@@ -135,23 +137,36 @@ def score(memory, path: str, facts: list[Fact]) -> dict:
             "broken_citations": broken, "lost": lost, "tokens": len(body) // 4}
 
 
-def run(half: str, turns: int, every: int, seed: int, root: Path) -> list[dict]:
-    """The half's conversation, archived every ``every`` turns; one score after each synthesis."""
+def run(half: str, turns: int, every: int, seed: int, root: Path, model: dict | None = None,
+        stop: int | None = None) -> list[dict]:
+    """The half's conversation, archived every ``every`` turns; one score after each synthesis.
+    With ``model`` ({"endpoint", "model", "context"}), the archivist asks that model."""
     from souveraine.bootstrap import init
+    from souveraine.store.memory import Memory
     from souveraine.tempos import archive
 
-    from souveraine.store.memory import Memory
-
     memory = Memory(init(root / half, identity="ada").root)
+    if model:
+        text = memory.read_text("souveraine.toml")
+        head, _, rest = text.partition("[inference]\n")
+        section, nxt, tail = rest.partition("\n[")
+        for key, value in {**model, "timeout": 900, "retries": 0}.items():
+            line = f"{key} = {json.dumps(value)}"
+            section, found = re.subn(rf"(?m)^{key} = .*$", line, section, count=1)
+            section = section if found else f"{line}\n{section}"
+        text = f"{head}[inference]\n{section}{nxt}{tail}"
+        with memory.change("chore(config): the bench's model") as change:
+            change.write("souveraine.toml", text)
+        memory = Memory(memory.root)
     said, facts = conversation(half, turns, seed)
     start = datetime(2026, 9, 1, 9, 0)
     out = []
-    for first in range(0, turns, every):
+    for first in range(0, stop or turns, every):
         journal_turns(memory, said[first:first + every], start, first)
-        done = archive.run(memory, force=True, extractive_only=True)
+        done = archive.run(memory, force=True, extractive_only=not model)
         upto = first + every
         result = score(memory, done["path"], [f for f in facts if f.at < upto])
-        out.append({"turns": upto, **result})
+        out.append({"turns": upto, **result, "method": done["method"], "guard": done.get("guard")})
     return out
 
 
@@ -162,18 +177,24 @@ def main() -> None:
     parser.add_argument("--half", choices=(*HALVES, "both"), default="both")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--show-lost", action="store_true", help="print the facts lost (development half only)")
+    parser.add_argument("--endpoint", help="an OpenAI-compatible base URL: the archivist asks its model")
+    parser.add_argument("--model", help="the model's name at --endpoint")
+    parser.add_argument("--context", type=int, default=8192, help="the server's context, in tokens")
+    parser.add_argument("--stop", type=int, help="archive only the first N turns of the conversation")
     args = parser.parse_args()
     import os
 
+    model = {"endpoint": args.endpoint, "model": args.model, "context": args.context} if args.endpoint else None
     os.environ.setdefault("SOUVERAINE_NOW", "2026-12-01T12:00:00")
     halves = HALVES if args.half == "both" else (args.half,)
     with tempfile.TemporaryDirectory(prefix="souveraine-synthesis-") as tmp:
         for half in halves:
-            results = run(half, args.turns, args.every, args.seed, Path(tmp))
+            results = run(half, args.turns, args.every, args.seed, Path(tmp), model, args.stop)
             for r in results:
+                guard = f", {r['method']}, guard {r['guard']}" if model else ""
                 print(f"{half:9} after {r['turns']:5} turns: {r['kept']:3}/{r['facts']:3} facts kept "
                       f"({r['share']:.1%}), {r['lines']} lines, ~{r['tokens']} tokens, "
-                      f"{r['broken_citations']} broken citations")
+                      f"{r['broken_citations']} broken citations{guard}", flush=True)
             if args.show_lost and half == "dev":
                 for fact in results[-1]["lost"]:
                     print(f"  lost (turn {fact.at}): {fact.text}")

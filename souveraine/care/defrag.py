@@ -9,6 +9,7 @@ memories and the witness are never reshaped; a note that an append-only file lin
 never moved, since that link could not be mended.
 """
 
+import json
 import math
 import posixpath
 import re
@@ -21,7 +22,8 @@ from typing import Callable
 from souveraine.care import describe, links, sections
 from souveraine.care.survey import Survey, survey
 from souveraine.errors import Refused
-from souveraine.store import layout, notes
+from souveraine.store import layout, notes, repair
+from souveraine.store.atomic import atomic_write
 from souveraine.store.memory import Memory
 
 RESHAPABLE = ("people/", "domains/", "reference/")
@@ -240,8 +242,7 @@ def _keeper(seen: Survey, a: str, b: str) -> tuple[str, str]:
 def _merge(shape: Reshape, keeper: str, other: str, score: float) -> None:
     seen = shape.seen
     note = _fresh(seen, keeper)
-    had = set(sections.paragraphs(note.body))
-    extra = [p for p in sections.paragraphs(seen.body(other)) if p not in had]
+    extra = _new_paragraphs(sections.paragraphs(note.body), sections.paragraphs(seen.body(other)))
     if extra:
         note.body = note.body.rstrip("\n") + "\n\n" + "\n\n".join(extra) + "\n"
     if not note.get("description") and seen.notes[other].get("description"):
@@ -251,6 +252,26 @@ def _merge(shape: Reshape, keeper: str, other: str, score: float) -> None:
     shape.whole[other] = keeper
     shape.origin[keeper] = keeper
     shape.steps.append(Step("merge", other, f"{score:.0%} the same as {keeper}: merged into it, {len(extra)} paragraph(s) added", [keeper]))
+
+
+def _new_paragraphs(had: list[str], offered: list[str]) -> list[str]:
+    """The offered paragraphs that say something the kept ones do not. One whose words the
+    keeper already holds in that order — alone, or inside a longer paragraph — is not added
+    again, however its case, spacing, punctuation or line breaks differ; nor is one offered
+    twice. A paragraph with other words is kept: a merge loses nothing."""
+    kept = [f" {_words(p)} " for p in had]
+    extra = []
+    for paragraph in offered:
+        words = f" {_words(paragraph)} "
+        if words.strip() and any(words in old for old in kept):
+            continue
+        extra.append(paragraph)
+        kept.append(words)
+    return extra
+
+
+def _words(text: str) -> str:
+    return " ".join(re.findall(r"\w+", text.casefold()))
 
 
 def _fresh(seen: Survey, path: str) -> notes.Note:
@@ -366,21 +387,26 @@ def _require_clean(memory: Memory) -> None:
 
 
 def _apply_in_worktree(memory: Memory, shape: Reshape) -> str:
+    """A run killed at any point leaves what store.repair mends at the next lock: the
+    worktree and branch (removed), a fast-forward half-done (put back at its base)."""
     base = memory.git("rev-parse", "HEAD").stdout.strip()
     name = uuid.uuid4().hex[:8]
     branch = f"defrag/{name}"
     where = memory.cache / WORKTREES / name
-    memory.git("worktree", "prune", check=False)   # forget worktrees of a run that was killed
+    marker = memory.cache / repair.DEFRAG_MERGE
     memory.git("worktree", "add", "-q", "-b", branch, str(where), base)
     try:
         _commit(Memory(where), shape)
+        tip = memory.git("rev-parse", branch).stdout.strip()
+        atomic_write(marker, json.dumps({"base": base, "tip": tip, "branch": branch}) + "\n")
         _merge_back(memory, branch, base)
     except BaseException:
         if memory.git("rev-parse", "HEAD").stdout.strip() != base:
             memory.git("reset", "-q", "--hard", base)
         raise
     finally:
-        memory.git("worktree", "remove", "--force", str(where), check=False)
+        marker.unlink(missing_ok=True)
+        memory.git("worktree", "remove", "--force", "--force", str(where), check=False)
         memory.git("branch", "-D", branch, check=False)
     return memory.git("rev-parse", "HEAD").stdout.strip()
 

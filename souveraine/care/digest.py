@@ -2,13 +2,13 @@
 
 Each line the digest writes is dated and links back to the journal block it came from,
 so the journal stays the receipt and the digest only points at it. People are found
-extractively: the names of people/ notes and of people/_index.md's links, and capitalised
-names the journal uses as people ("met Alice", "Alice said"). Domains are the names of
+by ``language.names``: links to people/, titles ("Dr. Amara Okafor"), given names in any
+script, and what surrounds a name ("met Alice", "Alice said"), the names of people/ notes
+and of people/_index.md's links known first. Domains are the names of
 domains/ notes and the #hashtags of the turns. With a local model configured, it phrases
 each line; without one (or when it fails) the line is the journal's own sentence.
 """
 
-import importlib.util
 import posixpath
 import re
 import unicodedata
@@ -26,17 +26,7 @@ SECTION = "## From the journal"
 ROLES = ("user", "assistant")
 SENTENCE_LIMIT = 220
 _WEEK = re.compile(r"^(\d{4})-W(\d{2})$")
-_NAME = r"([A-Z][a-z]+(?:[ -][A-Z][a-z]+)?)"
-_PERSON_CONTEXT = re.compile(
-    rf"\b(?:with|met|meet|meeting|told|tell|asked|ask|call|called|calling|email|emailed|thank|thanked|visit|visited|saw)\s+{_NAME}"
-    rf"|{_NAME}\s+(?:said|says|told|asked|thinks|thought|wants|wanted|wrote|called|mentioned|likes|liked|prefers|"
-    rf"suggested|agreed|replied|loves|hates|feels|felt|promised|explained)\b")
 _HASHTAG = re.compile(r"(?<![\w/#&])#([A-Za-z][\w-]{2,})")
-_NOT_NAMES = frozenset("""
-I Me My We You He She They It This That These Those The A An And But Or So Then There Here What When Where Why How
-Who Yes No Ok Okay Hello Hi Thanks Today Tomorrow Yesterday Monday Tuesday Wednesday Thursday Friday Saturday Sunday
-January February March April May June July August September October November December God Claude Souveraine
-""".split())
 
 
 @dataclass
@@ -88,6 +78,28 @@ def digest(memory: Memory, week: str | None = None, progress: Callable[[int, int
             "domains": sorted(s.name for s in written if s.kind == "domain"), "commit": change.sha}
 
 
+def note_people(change, turns: list[journal.Turn]) -> list[str]:
+    """At persist time: a dated, cited line in the note of each person the turns name, the
+    note made (and linked from people/_index.md) when it is new. It costs a listing of
+    people/, not a reading of every note; the weekly digest finds these lines there and
+    does not add them again."""
+    memory = change.memory
+    folder = memory.root / "people"
+    stems = [p.stem for p in folder.glob("*.md")] if folder.is_dir() else []
+    people = {stem.replace("-", " "): Subject(f"people/{stem}.md", stem.replace("-", " ").title(), "person")
+              for stem in stems if stem.lower() not in INDEX_NAMES}
+    touched: dict[str, Subject] = {}
+    for turn in turns:
+        if turn.role not in ROLES:
+            continue
+        for subject, sentence in _mentions(turn.text, people, {}):
+            if subject.kind == "person":
+                touched.setdefault(subject.path, subject).lines.append(_bullet(turn, subject, sentence, None))
+    written = [s for s in touched.values() if _write(memory, change, s)]
+    _index(memory, change, "people/_index.md", written)
+    return sorted(s.path for s in written)
+
+
 # -- who and what the journal speaks of ---------------------------------------------------
 
 
@@ -136,29 +148,32 @@ def _subject_of(found: dict[str, Subject], path: str) -> Subject | None:
 
 
 def _mentions(text: str, people: dict[str, Subject], domains: dict[str, Subject]) -> list[tuple[Subject, str]]:
-    """Each subject the turn speaks of, with the sentence that does."""
-    plain = _plain(text)
-    sentences = [s.strip() for s in re.split(r"(?<=[.!?])\s+|\n+", plain) if s.strip()]
+    """Each subject the turn speaks of, with the sentence that does. People come from
+    ``language.names`` (links to people/ honoured, titles, given names, context), known
+    people first; domains from domains/ notes' names and #hashtags."""
+    from souveraine.language import names, sentences
+
+    spans = [(s.start, s.end, s.text) for s in sentences.split(text)]
     out: dict[str, tuple[Subject, str]] = {}
-    for name, subject in sorted(people.items(), key=lambda item: -len(item[0])):
-        sentence = _sentence_naming(sentences, name, proper=True)
-        if sentence and subject.path not in out:
-            out[subject.path] = (subject, sentence)
-    for match in _PERSON_CONTEXT.finditer(plain):
-        name = match[1] or match[2]
-        if name.split()[0] in _NOT_NAMES or name.lower() in people or name.lower() in domains:
-            continue
-        subject = people.setdefault(name.lower(), _fuller(people, name) or Subject(f"people/{slug(name)}.md", name, "person", True))
+    for person in names.people(text, known=people):
+        sentence = next((t for a, b, t in spans if a <= person.start < b), person.name)
+        subject = people.get(person.name.casefold()) or _fuller(people, person.name)
+        if subject is None and person.how == "link":
+            subject = Subject(f"people/{names.slug(person.name)}.md", person.name, "person", True)
+        subject = subject or Subject(f"people/{names.slug(person.name)}.md", person.shown, "person", True)
+        people.setdefault(person.name.casefold(), subject)
         if subject.path not in out:
-            out[subject.path] = (subject, _sentence_naming(sentences, name.lower(), proper=True) or match[0])
+            out[subject.path] = (subject, _plain(sentence))
+    plain = _plain(text)
+    split = [t for _, _, t in spans] or [plain]
     for name, subject in sorted(domains.items(), key=lambda item: -len(item[0])):
-        sentence = _sentence_naming(sentences, name, proper=False)
+        sentence = _sentence_naming([_plain(t) for t in split], name, proper=False)
         if sentence and subject.path not in out:
             out[subject.path] = (subject, sentence)
     for tag in dict.fromkeys(_HASHTAG.findall(text)):
         subject = domains.setdefault(tag.lower(), Subject(f"domains/{slug(tag)}.md", tag.replace("-", " ").capitalize(), "domain", True))
         if subject.path not in out:
-            out[subject.path] = (subject, _sentence_naming(sentences, "#" + tag.lower(), proper=False) or tag)
+            out[subject.path] = (subject, _sentence_naming([_plain(t) for t in split], "#" + tag.lower(), proper=False) or tag)
     return list(out.values())
 
 
@@ -182,9 +197,26 @@ def _sentence_naming(sentences: list[str], name: str, proper: bool) -> str | Non
 
 
 def _bullet(turn: journal.Turn, subject: Subject, sentence: str, phrase) -> str:
+    """One line: when, who said it, and what was said of the subject — the clause that names it."""
     text = phrase(subject, sentence) if phrase else None
-    text = _clip(text or sentence)
-    return f"- {turn.day.isoformat()}: {text} [[{turn.path[:-3]}#^{turn.block_id}]]"
+    text = _clip(text or distil(sentence, subject.name))
+    who = {"user": "the user", "assistant": "the agent"}.get(turn.role, turn.role)
+    return f"- {turn.day.isoformat()}, {who}: {text} [[{turn.path[:-3]}#^{turn.block_id}]]"
+
+
+_CLAUSES = re.compile(r"\s*(?:;|\s[—–]\s|\s-\s|,\s+(?=(?:but|so|and then|because|though|although|while)\b))\s*")
+_DISCOURSE = re.compile(r"^(?:(?:oh|ah|btw|by the way|anyway|also|and|so|well|ok|okay|right|plus|fyi|as promised|"
+                        r"as agreed|as discussed|just so you know|quick update|update)\b[,:\s—–-]*)+", re.IGNORECASE)
+
+
+def distil(sentence: str, name: str) -> str:
+    """The clause of ``sentence`` that speaks of ``name``, without the small talk around it."""
+    clauses = [c for c in _CLAUSES.split(sentence) if c and c.strip()]
+    first = name.split()[0].casefold() if name.split() else ""
+    chosen = next((c for c in clauses if first and first in c.casefold()), sentence)
+    chosen = _DISCOURSE.sub("", chosen.strip()).strip() or sentence.strip()
+    chosen = chosen[0].upper() + chosen[1:]
+    return chosen if chosen[-1] in ".!?…" else chosen + "."
 
 
 def _write(memory: Memory, change, subject: Subject) -> bool:
@@ -243,17 +275,24 @@ def _receipt(line: str) -> str:
 
 
 def _phrasing(memory: Memory):
-    """The local model's phrasing when one is configured and reachable; else None (extractive)."""
-    if not memory.config["inference"]["endpoint"] or importlib.util.find_spec("souveraine.inference.client") is None:
+    """The local model's phrasing when one is configured; each phrase passes the guard (it
+    shares words with the sentence and holds no figure the sentence does not), else the
+    clause is kept as written."""
+    if not memory.config["inference"]["endpoint"]:
         return None
-    from souveraine.inference import client
+    from souveraine.errors import SouveraineError
+    from souveraine.inference import client, guard
+
+    endpoint = client.endpoint_for(memory.config, "archivist")
 
     def phrase(subject: Subject, sentence: str) -> str | None:
-        prompt = (f"In one short sentence, what does this say about {subject.name}? Answer with the sentence only.\n\n{sentence}")
+        prompt = f"In one short sentence, what does this say about {subject.name}? Answer with the sentence only."
         try:
-            return " ".join(str(client.complete(memory, prompt, purpose="digest")).split()) or None
-        except Exception:   # any failure of the model falls back to the journal's own words
+            answer = client.Client(endpoint).ask(prompt, sentence, max_tokens=80, temperature=0)
+        except SouveraineError:
             return None
+        reason, text, _ = guard.judge(" ".join(answer.split()) + " ^said", {"said": sentence})
+        return None if reason else text
 
     return phrase
 
@@ -264,8 +303,9 @@ def _plain(text: str) -> str:
 
 
 def _title(body: str) -> str | None:
-    match = re.search(r"^# (.+?)\s*$", body, re.MULTILINE)
-    return match[1] if match else None
+    from souveraine.language import markdown
+
+    return markdown.title(body)
 
 
 def _clip(text: str) -> str:

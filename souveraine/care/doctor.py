@@ -294,9 +294,54 @@ def _system_notes(seen: Survey) -> list[str]:
             if p.startswith("system/") and p not in SYSTEM_EXEMPT and not seen.append_only(p) and not seen.generated(p)]
 
 
+_LEFTOVER_SEVERITY = {"index-lock": ERROR, "change": ERROR, "defrag": ERROR, "integration": ERROR,
+                      "operation": WARNING, "staged": WARNING, "worktree": WARNING, "branch": WARNING, "temp": WARNING}
+
+
+def crash_leftovers(seen: Survey) -> list[Finding]:
+    """What a killed command left (store.repair), and turns waiting in the spool. Looked at
+    only while the memory's lock is free: a command holding it may be midway."""
+    from souveraine.errors import LockTimeout
+    from souveraine.store import repair
+    from souveraine.store.lock import locked
+
+    memory = seen.memory
+    try:
+        with locked(memory.cache / "lock", 0):
+            found = repair.find(memory)
+    except LockTimeout:
+        return [Finding("busy", INFO, ".souveraine/lock", "another command holds the memory's lock, so what a crash "
+                        "may have left was not looked at", "run doctor again when it finishes")]
+    findings = [Finding(f.kind, _LEFTOVER_SEVERITY.get(f.kind, WARNING), f.path, f.why, f.fix, f.mend is not None)
+                for f in found]
+    return findings + _spool_findings(memory)
+
+
+def _spool_findings(memory: Memory) -> list[Finding]:
+    from souveraine.store import spool
+    from souveraine.tempos.persist import SET_ASIDE_AFTER
+
+    entries = spool.entries(memory)
+    stuck = [e for e in entries if e.attempts >= SET_ASIDE_AFTER]
+    waiting = len(entries) - len(stuck)
+    found = []
+    if waiting:
+        found.append(Finding("spool", WARNING, ".souveraine/spool/", f"{waiting} exchange(s) kept but not yet committed",
+                             "commit them: 'souveraine persist --flush' (doctor --fix does)", True))
+    for entry in stuck:
+        found.append(Finding("spool", ERROR, f".souveraine/spool/{entry.name}",
+                             f"an exchange that failed to be journaled {entry.attempts} times: {entry.record.get('error')}",
+                             "mend the cause, then 'souveraine persist --flush --retry'"))
+    for path in spool.unreadable(memory):
+        found.append(Finding("spool", ERROR, f".souveraine/spool/{path.name}",
+                             "a spool file that does not read as an exchange (damaged, or from a newer version)",
+                             f"read it and persist its words by hand, then remove {path}"))
+    return found
+
+
 CHECKS = (unreadable_frontmatter, missing_description, dumping_grounds, broken_links, orphans, system_budget,
           volatile_in_system, single_people_file, workflow_in_system, stale_synthesis, missing_hooks, missing_skills,
-          witnesses)
+          witnesses, crash_leftovers)
 
 
 # -- the safe fixes -----------------------------------------------------------------------
@@ -304,15 +349,24 @@ CHECKS = (unreadable_frontmatter, missing_description, dumping_grounds, broken_l
 
 def mend(memory: Memory, progress: Callable[[int, int], None] | None = None) -> dict:
     """Apply every safe fix in one commit, then audit again; returns what was fixed and what remains."""
+    from souveraine.store import repair, spool
+
     with memory.lock():
-        fixable = [f for f in doctor(memory) if f.fixable]
+        repaired = [Finding(f.kind, _LEFTOVER_SEVERITY.get(f.kind, WARNING), f.path, f.why, f.fix, True)
+                    for f in repair.mend_all(memory)]
+        drained = spool.drain(memory) if spool.entries(memory) else None
+        fixable = [f for f in doctor(memory) if f.fixable and f.check not in _LEFTOVER_SEVERITY and f.check != "spool"]
         sha = None
         if fixable:
             with memory.change(_message(fixable)) as change:
                 _apply(memory, change, fixable, progress)
             sha = change.sha
         remaining = doctor(memory)
-    return {"fixed": [f.to_dict() for f in fixable], "commit": sha, "findings": [f.to_dict() for f in remaining]}
+    if drained and drained.get("commit"):
+        repaired.append(Finding("spool", WARNING, ".souveraine/spool/", f"{drained['turns']} turn(s) kept in the spool",
+                                f"committed in {drained['commit'][:10]}", True))
+    return {"fixed": [f.to_dict() for f in repaired + fixable], "commit": sha,
+            "findings": [f.to_dict() for f in remaining]}
 
 
 def _apply(memory: Memory, change, fixable: list[Finding], progress) -> None:

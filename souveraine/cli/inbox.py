@@ -48,7 +48,7 @@ def inbox_cmd():
 @json_option
 @pass_memory
 def inbox_list(memory, which, as_json):
-    """List a queue; pending in the order it would surface.
+    """List a queue; pending in the order it would surface (a dated item shows when it may).
 
     Example:
 
@@ -81,5 +81,6 @@ def _render_items(items: list[dict]) -> str:
     for item in items:
         when = (item["at"] or "").replace("T", " ")
         where = f" [{item['viewport']}]" if item.get("viewport") else ""
-        lines.append(f"{item['id']}  {when:16}  {item['urgency']:8}{where}  {item['text']}")
+        due = f" (waits until {item['due'].replace('T', ' ')})" if item.get("due") else ""
+        lines.append(f"{item['id']}  {when:16}  {item['urgency']:8}{where}  {item['text']}{due}")
     return "\n".join(lines)

@@ -15,11 +15,12 @@ from souveraine.cli.common import emit, json_option, pass_memory
 @click.option("--no-commit", is_flag=True,
               help="Keep the exchange in the spool (durable) without committing: the next persist (or --flush) commits it.")
 @click.option("--flush", is_flag=True, help="Only journal and commit what waits in the spool.")
+@click.option("--retry", is_flag=True, help="With --flush: try again the exchanges that failed twice (doctor lists them).")
 @click.option("--n1/--no-n1", default=None,
               help="Run (or skip) the subconscious whatever [subconscious] n1_trigger says.")
 @json_option
 @pass_memory
-def persist_cmd(memory, user_text, assistant_text, session, at_text, claude_code, no_commit, flush, n1, as_json):
+def persist_cmd(memory, user_text, assistant_text, session, at_text, claude_code, no_commit, flush, retry, n1, as_json):
     """Journal one exchange, then let the N+1 subconscious work on it — one commit.
 
     The exchange comes from --user/--assistant, from a JSON object on stdin
@@ -43,7 +44,7 @@ def persist_cmd(memory, user_text, assistant_text, session, at_text, claude_code
     from souveraine.tempos import persist as tempo
 
     if flush:
-        done = tempo.flush(memory)
+        done = tempo.flush(memory, retry=retry)
         emit(done, as_json, lambda data: None)
         _say_kept(done, as_json)
         return

@@ -92,12 +92,34 @@ def _key(breach) -> tuple:
     return breach.path, breach.rule, breach.message
 
 
+def _sync(memory: Memory) -> dict:
+    """Fetch, merge and push with the memory's remote (docs/SYNC.md); quiet when there is none.
+    A conflict or a refusal puts the memory back as it was and becomes one inbox item."""
+    from souveraine.errors import Refused
+    from souveraine.store import git
+    from souveraine.sync import sync
+
+    if not git.run(memory.root, "remote").stdout.split():
+        return {"skipped": "no remote"}
+    try:
+        result = sync.sync(memory, stop=False)   # unattended: a conflict leaves the memory as it was
+    except Refused as exc:   # a sync a person stopped by hand waits for them
+        return {"skipped": exc.message}
+    if result.outcome in ("conflict", "refused"):
+        from souveraine.tempos import inbox
+
+        if not any(item["text"] == inbox.one_line(result.line()) for item in inbox.items(memory, "pending")):
+            _queue(memory, result.line())
+    return result.to_dict()
+
+
 TEMPOS = {t.name: t for t in (
     Tempo("digest", "distil last week's journal into people/ and domains/", _digest),
     Tempo("defrag", "split overgrown notes, merge near-duplicates, mend links", _defrag),
     Tempo("doctor", "audit the memory's health", _doctor),
     Tempo("check", "commit what waits in the spool; reflect and archive when they are due; verify new commits",
           _check, locks=False),
+    Tempo("sync", "fetch, merge and push with the memory's git remote", _sync, locks=False),
 )}
 
 

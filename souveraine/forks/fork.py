@@ -7,6 +7,7 @@ the task, the return summary and how the fork ended. A fork ends once — integr
 or cherry-picked back) or closed — and its worktree and branch go with it.
 """
 
+import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,7 +15,7 @@ from pathlib import Path
 from souveraine.errors import GitError, Refused, UsageError
 from souveraine.forks import divergence
 from souveraine.forks.state import PATH as STATE_PATH
-from souveraine.store import clock, git, notes
+from souveraine.store import clock, git, notes, repair
 from souveraine.store.atomic import atomic_write
 from souveraine.store.lock import locked
 from souveraine.store.memory import CACHE_DIR, Memory
@@ -126,8 +127,15 @@ def integrate(memory: Memory, name: str, picks=()) -> dict:
             close(parent, where.name, reason=reason)
             raise Refused(f"fork {where.name} {reason}; it was closed, not integrated — its summary stays in "
                           f"{where.record}", code="fork_diverged")
-        result = _bring_back(parent, where, note, commits, drift, threshold)
-        _remove(parent, where)
+        marker = parent.cache / repair.INTEGRATING
+        brought = parent.git("diff", "--name-only", "--no-renames", "HEAD", where.branch).stdout.split("\n")
+        atomic_write(marker, json.dumps({"name": where.name, "head": git.head(parent.root),
+                                         "paths": [p for p in brought if p]}) + "\n")
+        try:
+            result = _bring_back(parent, where, note, commits, drift, threshold)
+            _remove(parent, where)
+        finally:
+            marker.unlink(missing_ok=True)
     return result
 
 

@@ -21,6 +21,8 @@ from dataclasses import dataclass, replace
 from souveraine.errors import ConfigError, SouveraineError
 
 TASKS = ("reflection", "archivist")
+# The model answered, but not something a tempo can use: the tempo keeps its extractive result.
+ANSWER_FAILURES = ("inference_truncated", "inference_bad_reply")
 CHARS_PER_TOKEN = 3.0   # a transcript with block ids and times tokenizes densely; prompts are sized with this
 _FIX = "start the server, or set [inference] endpoint = \"\" (or pass --extractive) to use the extractive method"
 _CONTEXT_WORDS = ("exceed", "too long", "too many", "larger than", "maximum context", "context length")
@@ -112,7 +114,7 @@ def endpoint_for(config, task: str) -> Endpoint | None:
     if not model:
         raise ConfigError(f"[inference] endpoint is set but no model is named; set [inference] model (or {task}_model)")
     context = int(section["context"])
-    if context < 1024:
+    if context < 512:
         raise ConfigError(f"[inference] context = {context} is too small for any task; give the server's context in tokens (e.g. 8192)")
     return Endpoint(base, model, section["api_key"], float(section["timeout"]), max(0, section["retries"]), context)
 
@@ -336,8 +338,8 @@ def probe_prompt(chars: int) -> list[dict]:
 
 def check(config, *, backoff: float = 0.5) -> list[dict]:
     """Send each task's endpoint a prompt as large as the task's largest; one row per task,
-    failures reported, not raised."""
-    rows = []
+    failures reported, not raised. Two tasks that would send the same are asked once."""
+    rows, asked = [], {}
     for task in TASKS:
         endpoint = endpoint_for(config, task)
         if endpoint is None:
@@ -346,13 +348,19 @@ def check(config, *, backoff: float = 0.5) -> list[dict]:
         sized = budget(endpoint, task)
         row = {"task": task, **endpoint.to_dict(), "method": "model", "prompt_chars": sized.prompt_chars,
                "max_tokens": sized.max_tokens}
-        started = time.monotonic()
-        try:
-            reply = Client(endpoint, backoff=backoff).chat(probe_prompt(sized.prompt_chars), max_tokens=sized.max_tokens,
-                                                           temperature=0, probe=True)
-            row.update(ok=True, answer=reply.content[:80], served_by=reply.model, prompt_tokens=reply.prompt_tokens)
-        except InferenceError as exc:
-            row.update(ok=False, error=exc.message, code=exc.code)
-        row["seconds"] = round(time.monotonic() - started, 3)
-        rows.append(row)
+        key = (endpoint, sized)
+        if key not in asked:
+            asked[key] = _probe(endpoint, sized, backoff)
+        rows.append({**row, **asked[key]})
     return rows
+
+
+def _probe(endpoint: Endpoint, sized: Budget, backoff: float) -> dict:
+    started = time.monotonic()
+    try:
+        reply = Client(endpoint, backoff=backoff).chat(probe_prompt(sized.prompt_chars), max_tokens=sized.max_tokens,
+                                                       temperature=0, probe=True)
+        found = {"ok": True, "answer": reply.content[:80], "served_by": reply.model, "prompt_tokens": reply.prompt_tokens}
+    except InferenceError as exc:
+        found = {"ok": False, "error": exc.message, "code": exc.code}
+    return {**found, "seconds": round(time.monotonic() - started, 3)}

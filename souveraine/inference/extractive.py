@@ -9,6 +9,7 @@ result. docs/TEMPOS.md describes each method and its limits.
 import math
 import re
 from collections import Counter
+from functools import lru_cache
 
 TOKEN = re.compile(r"\w+(?:['’.\-]\w+)*")
 _FENCED = re.compile(r"^(```|~~~).*?^\1[^\n]*$", re.MULTILINE | re.DOTALL)
@@ -51,8 +52,27 @@ urgent urgently critical crucial vital important never always must love loved ha
 terrified worried anxious angry furious upset sorry terrible awful horrible amazing wonderful incredible
 desperate desperately help panic disaster lost broke broken crash crashed failed failure deadline
 cry crying tears died death dead hurt pain sick thrilled excited proud ashamed fear frightened
-finally unbelievable shocked heartbroken grateful furious emergency please
+finally unbelievable shocked heartbroken grateful furious emergency
 """.split())
+FEELINGS = frozenset("""
+relieved terrified scared afraid worried anxious nervous frightened furious angry upset sad heartbroken devastated
+grateful excited thrilled proud ashamed overwhelmed exhausted lonely happy miserable shaking cried crying tears panic
+hurt failure guilty jealous desperate burning burnt sober forgave forgive hate hated love loved
+""".split())
+_TURN = re.compile(
+    r"\b(?:decided|decision|agreed|chose|chosen|settled|picked|scrap|cancel(?:l?ed|l?ing)?|change\s+of\s+plan|"
+    r"changed\s+my\s+mind|from\s+now\s+on|no\s+more|going\s+with|stopped|quit|handed\s+in|said\s+(?:no|yes)|"
+    r"can't\s+believe|cannot\s+believe|unbelievable|turns\s+out|turned\s+out|plot\s+twist|surprise|shocking|"
+    r"after\s+all|realised|realized|didn't\s+expect|did\s+not\s+expect|big\s+news|breaking|oh\s+no|fell\s+through|"
+    r"fired|pregnant|died|dead|passed|engaged|wedding|divorce|splitting\s+up|moving|adopting|promotion|funeral|"
+    r"cancer|diagnos\w*|rejected|refused|lost|accepted|booked|finished|happening|the\s+first\s+time|for\s+a\s+year|"
+    r"never\s+forget|in\s+years|i\s+can't\s+do\s+this)\b", re.IGNORECASE)
+_ACKNOWLEDGED = re.compile(
+    r"^\W*(?:(?:yes|yeah|yep|no|nope|ok(?:ay)?|sure|fine|right|great|perfect|lovely|cool|nice|noted|agreed|alright|"
+    r"thanks?(?:\s+(?:so\s+much|a\s+lot|you|again))*|thank\s+you(?:\s+so\s+much)?|cheers|glad|love|sounds|got|good|"
+    r"awesome|interesting|haha|ha|fair|true|bye|hello|hi|hey|you're\s+welcome|no\s+problem|will\s+do|one\s+moment|"
+    r"makes\s+sense|that\s+works|go\s+ahead|of\s+course|please)\b[\s,.!]*)+"
+    r"(?:\w+[\s,.!']*){0,4}$", re.IGNORECASE)
 STOP = frozenset("""
 a an the and but or nor if so yet because since after before while as at by for from in into of on onto
 to with without about above below over under between through during against among per via than then
@@ -76,7 +96,8 @@ wonderful amazing welcome bye goodbye cheers congratulations morning evening aft
 PARTICLES = frozenset({"de", "du", "da", "di", "del", "della", "van", "von", "der", "den", "le", "la", "of", "y", "bin", "al"})
 NOT_NAMES = frozenset({*STOP, *INTENSE, *WEEKDAYS, *MONTHS, "mon", "tue", "wed", "thu", "fri", "sat", "sun",
                        "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
-                       "am", "pm", "todo", "ps", "re", "fyi", "btw", "eg", "ie", "etc"})
+                       "am", "pm", "todo", "ps", "re", "fyi", "btw", "eg", "ie", "etc",
+                       "dr", "mr", "mrs", "ms", "mx", "prof", "st", "sr", "jr"})
 
 
 def prose(text: str) -> str:
@@ -188,7 +209,29 @@ def _is_name_word(token: str, opens: bool, seen_lower: set[str]) -> bool:
         return False
     if token.isupper():
         return len(token) <= 5 or not token.isalpha()   # longer capitals are shouting
-    return not (opens and (folded in seen_lower or _COMMON_ENDING.search(folded)))
+    if not opens:
+        return True
+    # A capital that opens a sentence proves little: the word is a name when it is also
+    # capitalised inside a sentence, or is a given name that is no everyday word, or is no
+    # word in use — not in lower case here, not English's common words, not ending in -ly, -ed, -ing.
+    inner = getattr(seen_lower, "inner", None)
+    if inner is not None and token in inner and folded not in seen_lower:
+        return True
+    from souveraine.language import names
+
+    if names.is_given(token):
+        return folded not in names.AMBIGUOUS
+    return not (folded in seen_lower or _COMMON_ENDING.search(folded) or folded in _common_english())
+
+
+@lru_cache(maxsize=1)
+def _common_english() -> frozenset[str]:
+    """About a thousand everyday English words (Faker's en_US word list), none of them a name."""
+    try:
+        from faker.providers.lorem.en_US import Provider
+    except ImportError:
+        return frozenset()
+    return frozenset(w.casefold() for w in Provider.word_list)
 
 
 def significant(name: str) -> list[str]:
@@ -242,6 +285,25 @@ def intensity(text: str) -> float:
            + 0.5 * sum(1 for t in tokens if len(t) > 2 and t.isupper() and t.isalpha())
            + 1.5 * sum(1 for t in tokens if t.casefold() in INTENSE))
     return raw / math.sqrt(1 + len(tokens) / 20)
+
+
+def turning(text: str) -> float:
+    """How much a turn turns things: feelings, decisions, surprises and the events of a life,
+    with the pressure of ``intensity``. Thanks and acknowledgements ("Yes please.", "Glad
+    they help.", "Love it.") turn nothing, however warmly they are said."""
+    plain = prose(text)
+    if _ACKNOWLEDGED.match(plain):
+        return 0.0
+    tokens = [t.casefold() for t in TOKEN.findall(plain)]
+    if not tokens:
+        return 0.0
+    raw = (plain.count("!") + 0.3 * plain.count("?") + plain.count("**") / 2
+           + 0.5 * sum(1 for t in TOKEN.findall(plain) if len(t) > 2 and t.isupper() and t.isalpha())
+           + 1.5 * sum(1 for t in tokens if t in FEELINGS)
+           + 1.2 * len(_TURN.findall(plain)))
+    if plain.rstrip().endswith("?") and not any(t in FEELINGS for t in tokens):
+        raw *= 0.3
+    return raw / math.sqrt(1 + len(tokens) / 30)
 
 
 def frequencies(texts) -> Counter:

@@ -31,6 +31,7 @@ import re
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from functools import lru_cache
+from souveraine.language.patterns import lazy
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
@@ -161,10 +162,10 @@ def _rules():
 
 @lru_cache(maxsize=1)
 def _compiled():
-    return [(re.compile(_EDGE_L + f"(?:{pattern})" + _EDGE_R), handler) for pattern, handler in _rules()]
+    return [(lazy(_EDGE_L + f"(?:{pattern})" + _EDGE_R), handler) for pattern, handler in _rules()]
 
 
-_TIME = re.compile(
+_TIME = lazy(
     _EDGE_L + rf"(?:(?:at|around|about|by|before|after|from|until|till|@) )?(?:{_CLOCK})(?:{_EDGE_R})"
     rf"|{_EDGE_L}at (?:[01]?\d|2[0-3])(?![\w:.%/-])"
     rf"|{_EDGE_L}(?:(?:in|by|before|after|during|around|at|over|first thing in) )?(?:the )?{_PART}{_EDGE_R}")
@@ -614,7 +615,7 @@ def _at(day: date, clock):
 
 # -- "the day before", "the morning of": anchored on another date ----------------------
 
-_ANCHORED = re.compile(
+_ANCHORED = lazy(
     _EDGE_L + rf"(?:the )?(?:({_NUM}) )?(day|night|evening|morning|week|hour)s? (before|after|of)(?: that| it| then)?"
     + _EDGE_R)
 

@@ -10,12 +10,17 @@ words of the sentence. A quotation stays inside the sentence that quotes it.
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from souveraine.language.patterns import lazy
 
-_FENCE = re.compile(r"^[ \t]*(```|~~~)[^\n]*\n.*?(?:^[ \t]*\1[^\n]*$|\Z)", re.MULTILINE | re.DOTALL)
-_OPEN_FENCE = re.compile(r"```.*?(?:```|\Z)", re.DOTALL)
-_INLINE_CODE = re.compile(r"`[^`\n]+`")
-_MARK = re.compile(r"^[ \t]*(?:[-*+>]+|#{1,6}|\d+[.)](?=[ \t]+\S)|\[[ xX]\])(?:[ \t]+(?:\[[ xX]\][ \t]+)?|$)")
+_FENCE = lazy(r"^[ \t]*(```|~~~)[^\n]*\n.*?(?:^[ \t]*\1[^\n]*$|\Z)", re.MULTILINE | re.DOTALL)
+_OPEN_FENCE = lazy(r"```.*?(?:```|\Z)", re.DOTALL)
+_INLINE_CODE = lazy(r"`[^`\n]+`")
+_MARK = lazy(r"^[ \t]*(?:[-*+>]+|#{1,6}|\d+[.)](?=[ \t]+\S)|\[[ xX]\])(?:[ \t]+(?:\[[ xX]\][ \t]+)?|$)")
 _EDGE = " \t\r\n"
+# Where a full stop may not end a sentence — "Dr. Silva", "e.g. this", "10 a.m. on", "it. and" —
+# pysbd's rules decide; a line without any of these splits at its marks, at no cost.
+_DOUBT = lazy(r"(?<=\w )[A-Z][a-z]{0,3}\.\s|(?:^|\s)(?:Dr|Mr|Mrs|Ms|Mx|Prof|St|Sr|Jr|Fr|Rev|Gen|Capt|Lt|No|Vol|Fig)\.\s|\b[a-zA-Z]\.(?:[a-zA-Z]\.)*\s|\.\s+[a-z\d]|\.\.|…|[\"“'(][^\"”')]*[.!?]\s")
+_BOUNDARY = lazy(r"(?<=[.!?])[\"”')\]]*\s+")
 
 
 @dataclass(frozen=True)
@@ -64,7 +69,8 @@ def _split_line(text: str, line: str, offset: int) -> list[Sentence]:
     if not re.search(r"[.!?…]\s+\S", line[start:]):
         return [_sentence(text, offset + start, offset + len(line))] if line[start:].strip(_EDGE) else []
     found, cursor = [], start
-    for piece in _segmenter().segment(line[start:]):
+    pieces = _segmenter().segment(line[start:]) if _DOUBT.search(line[start:]) else _BOUNDARY.split(line[start:])
+    for piece in pieces:
         at = line.find(piece, cursor)
         if at < 0:
             at = cursor

@@ -11,21 +11,22 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from souveraine.language.words import normal
+from souveraine.language.patterns import lazy
 
-_QUESTION_START = re.compile(
+_QUESTION_START = lazy(
     r"^(?:what|when|where|who|whom|whose|why|how|which|is|are|was|were|do|does|did|can|could|should|would|will|"
     r"have|has|had|shall|may|might|any (?:idea|chance|news|tips?)|quick one|remind me,? what)\b")
-_QUOTES = re.compile(r"\"[^\"\n]*\"|“[^”\n]*”|`[^`\n]*`|(?<!\w)'[^'\n]{3,}?'(?!\w)|«[^»\n]*»|„[^“\n]*“")
-_CONDITION = re.compile(
+_QUOTES = lazy(r"\"[^\"\n]*\"|“[^”\n]*”|`[^`\n]*`|(?<!\w)'[^'\n]{3,}?'(?!\w)|«[^»\n]*»|„[^“\n]*“")
+_CONDITION = lazy(
     r"\b(?:unless|should you|in case|provided(?: that)?|whenever you|once you|as soon as you|when you(?:'re| are) ready|"
     r"say the word|suppose|imagine|were i|had i|if only)\b|(?<!\bcheck )(?<!\bsee )(?<!\bfind out )(?<!\bknow )"
     r"(?<!\bask )(?<!\bverify )(?<!\btest )(?<!\bwhether or )\bif\b")
-_NEGATION = re.compile(r"\b(?:not|never|no|nothing|none|nobody|neither|nor|without)\b|n't\b|\bwon't\b")
-_REPORTED = re.compile(
+_NEGATION = lazy(r"\b(?:not|never|no|nothing|none|nobody|neither|nor|without)\b|n't\b|\bwon't\b")
+_REPORTED = lazy(
     r"\b(?:said|says|say|told \w+|tells \w+|promised|promises|claims?|claimed|mentioned|wrote|writes|agreed|asked|"
     r"replied|replies|reads|read|ends with|note says|message said|sign said)\b[^;]*$")
-_CODE_LINE = re.compile(r"^\s*(?:[$>#]|[\w.]+\(|def |class |import |from \w+ import|[{}\[\]]|\w+ = )")
-_REQUEST = re.compile(
+_CODE_LINE = lazy(r"^\s*(?:[$>#]|[\w.]+\(|def |class |import |from \w+ import|[{}\[\]]|\w+ = )")
+_REQUEST = lazy(
     r"\b(?:(?:can|could|would|will) you |please |pls |don't forget to |do )?remind me (?:to |about |that |of )?"
     r"(?P<what>.+?)\s*[.!?]*$", re.IGNORECASE)
 

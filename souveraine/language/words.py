@@ -4,8 +4,9 @@ Letters are Unicode letters ("Tomás", "Inês" stay whole); apostrophes are stra
 """
 
 import re
+from souveraine.language.patterns import lazy
 
-_TOKEN = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
+_TOKEN = lazy(r"[^\W_]+(?:'[^\W_]+)?")
 
 
 def normal(text: str) -> str:

@@ -36,9 +36,12 @@ def atomic_write(path: Path, data: str | bytes, mode: int | None = None) -> None
 
 
 def _temporary(path: Path) -> tuple[int, str]:
-    """A new file beside ``path``, readable by its owner only, as tempfile.mkstemp makes one."""
+    """A new file beside ``path``, readable by its owner only, as tempfile.mkstemp makes one.
+
+    Its name, ``.NAME.<pid>-<hex>.tmp``, says which process writes it: one whose process is
+    gone was cut short, and ``store.repair`` removes it."""
     for _ in range(100):
-        tmp = str(path.parent / f".{path.name}.{os.urandom(6).hex()}.tmp")
+        tmp = str(path.parent / f".{path.name}.{os.getpid()}-{os.urandom(4).hex()}.tmp")
         try:
             return os.open(tmp, _FLAGS, 0o600), tmp
         except FileExistsError:

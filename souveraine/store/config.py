@@ -68,6 +68,7 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "defrag": Key(str, "0 3 1 * *", "cron expression for the monthly defrag; empty: off"),
         "doctor": Key(str, "0 4 1 1,4,7,10 *", "cron expression for the quarterly doctor; empty: off"),
         "check": Key(str, "*/30 * * * *", "cron expression for the reflect/archive due-check; empty: off"),
+        "sync": Key(str, "*/15 * * * *", "cron expression for sync with the git remote (skipped when there is none); empty: off"),
         "misfire_grace": Key(int, 3600, "seconds a missed run may still start late"),
         "on_busy": Key(str, "wait", "when the memory is locked: wait or skip"),
         "lock_timeout": Key((int, float), 30, "seconds a scheduled job waits for the lock"),

@@ -59,6 +59,10 @@ def run(root: Path, *args: str, input: str | bytes | None = None, check: bool = 
         raise GitError("git is not installed or not on PATH; install git and try again") from None
     if check and done.returncode != 0:
         err = done.stderr if text else done.stderr.decode(errors="replace")
+        if "index.lock" in err:
+            lock = git_dir(root) / "index.lock"
+            raise GitError(f"git {args[0]} failed: git's index is locked ({lock}); if no git is running, remove "
+                           "that file ('souveraine doctor --fix' does), else try again when it finishes")
         raise GitError(f"git {args[0]} failed: {_last_line(err) or 'exit ' + str(done.returncode)}")
     return done
 

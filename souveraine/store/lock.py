@@ -32,7 +32,7 @@ def locked(path: Path, timeout: float = 10.0, what: str = "the memory"):
         fd, depth = _held[key]
         _held[key] = (fd, depth + 1)
         try:
-            yield
+            yield False
         finally:
             fd, depth = _held[key]
             _held[key] = (fd, depth - 1)
@@ -50,7 +50,7 @@ def locked(path: Path, timeout: float = 10.0, what: str = "the memory"):
             os.pwrite(fd, f"{os.getpid()}\t{time.time():.3f}\t{_command()}\n".encode(), 0)
             _held[key] = (fd, 1)
             try:
-                yield
+                yield True
             finally:
                 del _held[key]
                 fcntl.flock(fd, fcntl.LOCK_UN)

@@ -8,6 +8,7 @@ from pathlib import Path, PurePosixPath
 from souveraine.errors import NotAMemory, UsageError
 from souveraine.store import git, layout
 from souveraine.store.atomic import atomic_append, atomic_write
+from souveraine.store.intent import Intent
 from souveraine.store.lock import locked
 
 CONFIG_FILE = "souveraine.toml"
@@ -88,9 +89,16 @@ class Memory:
     def git(self, *args: str, **kwargs):
         return git.run(self.root, *args, **kwargs)
 
+    @contextmanager
     def lock(self, timeout: float | None = None):
+        """The memory's lock; whoever takes it first mends what a crash left (store.repair)."""
         wait = self.config["git"]["lock_timeout"] if timeout is None else timeout
-        return locked(self.cache / "lock", wait)
+        with locked(self.cache / "lock", wait) as fresh:
+            if fresh:
+                from souveraine.store import repair
+
+                repair.quick(self)
+            yield
 
     @contextmanager
     def change(self, message: str, *, commit: bool = True):
@@ -107,7 +115,9 @@ class Memory:
                     change.sha = git.commit(self.root, change.paths, change.message, author=self._author())
             except BaseException:
                 change.rollback()
+                change.intent.close()
                 raise
+            change.intent.close()
 
     def _author(self) -> dict[str, str]:
         section = self.config["git"]
@@ -122,6 +132,7 @@ class Change:
         self.message = message
         self.sha: str | None = None
         self._before: dict[str, bytes | None] = {}
+        self.intent = Intent(memory)
 
     @property
     def paths(self) -> list[str]:
@@ -130,6 +141,7 @@ class Change:
     def _remember(self, relpath: str) -> Path:
         full = self.memory.path(relpath)
         if relpath not in self._before:
+            self.intent.add(relpath, full)
             self._before[relpath] = full.read_bytes() if full.exists() else None
         return full
 

@@ -90,6 +90,13 @@ def failed(entry: Entry, error: str) -> None:
     atomic_write(entry.path, json.dumps(entry.record, ensure_ascii=False, indent=1) + "\n")
 
 
+def retry(entry: Entry) -> None:
+    """Forget an entry's failed attempts (a person mended the cause)."""
+    entry.record["attempts"] = 0
+    entry.record.pop("error", None)
+    atomic_write(entry.path, json.dumps(entry.record, ensure_ascii=False, indent=1) + "\n")
+
+
 def remove(memory, done: list[Entry]) -> None:
     """Forget entries their commit now holds."""
     for entry in done:

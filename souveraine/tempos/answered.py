@@ -25,6 +25,7 @@ import re
 from souveraine.language import speech
 from souveraine.language.sentences import texts
 from souveraine.language.words import normal, stem, tokens
+from souveraine.language.patterns import lazy
 
 _STOP = set("""
 a about above after again against all am an and any are as at be because been before being below between both
@@ -36,51 +37,51 @@ which while who whom why will with would you your yours yourself yourselves tell
 hey hi hello okay ok yes yeah also really still again like want need get got make sure one any quick what's
 where's who's how's it's i'm remind idea
 """.split())
-_OPENER = re.compile(r"^(?:(?:hey|hi|ok(?:ay)?|so|also|and|thanks!?|quick one|remind me|sorry)[,:!.—\s-]+)+")
-_WH = re.compile(r"^(?:what|when|where|who|whom|whose|why|how|which)\b")
-_WHEN = re.compile(r"^(?:when|what (?:day|date|time|year|month)|which (?:day|date|year|month)|by when|until when|"
+_OPENER = lazy(r"^(?:(?:hey|hi|ok(?:ay)?|so|also|and|thanks!?|quick one|remind me|sorry)[,:!.—\s-]+)+")
+_WH = lazy(r"^(?:what|when|where|who|whom|whose|why|how|which)\b")
+_WHEN = lazy(r"^(?:when|what (?:day|date|time|year|month)|which (?:day|date|year|month)|by when|until when|"
                    r"what(?:'s| is) the (?:due date|date|deadline|best time|best day|best month))\b|\bwhat time\b|"
                    r"\bwhat year\b|\bwhich day\b|\bwhen(?:'s| is| are| do| does| did| can| will| should)\b")
-_AMOUNT = re.compile(r"\bhow (?:many|much|long|old|often|far|big|tall|heavy|late|early)\b|\bwhat(?:'s| is) (?:\d+|the "
+_AMOUNT = lazy(r"\bhow (?:many|much|long|old|often|far|big|tall|heavy|late|early)\b|\bwhat(?:'s| is) (?:\d+|the "
                      r"(?:price|cost|total|number|score))\b|\bwhat percentage\b")
-_WHO = re.compile(r"^(?:who|whom|whose)\b|\bwho(?:'s| is| should| will)\b")
-_WHY = re.compile(r"^why\b|\bwhy (?:is|does|did|do|are|was|were)\b")
-_WHERE = re.compile(r"^where\b|\bwhere(?:'s| is| are| did| do| can| should| i| we| you| he| she| they| it)\b")
-_WHICH = re.compile(r"^(?:which|what) (?!(?:is|are|was|were|do|does|did|'s)\b)\w+|^which\b"
+_WHO = lazy(r"^(?:who|whom|whose)\b|\bwho(?:'s| is| should| will)\b")
+_WHY = lazy(r"^why\b|\bwhy (?:is|does|did|do|are|was|were)\b")
+_WHERE = lazy(r"^where\b|\bwhere(?:'s| is| are| did| do| can| should| i| we| you| he| she| they| it)\b")
+_WHICH = lazy(r"^(?:which|what) (?!(?:is|are|was|were|do|does|did|'s)\b)\w+|^which\b"
                     r"|^what(?:'s| is| are) the (?:best|fastest|cheapest|quickest|easiest|nearest|closest|shortest|"
                     r"safest|simplest|latest|next)\b")
-_NAMED = re.compile(r"^what(?:'s| is| are| was) (?:the |your |my |his |her |their |our )?(?:[\w'-]+ ){0,2}(?:address|"
+_NAMED = lazy(r"^what(?:'s| is| are| was) (?:the |your |my |his |her |their |our )?(?:[\w'-]+ ){0,2}(?:address|"
                     r"name|number|email|phone|password|code|url|link|score|status|total|difference)\b")
-_YES_NO = re.compile(r"^(?:is|are|was|were|do|does|did|can|could|should|would|will|have|has|had|shall|may|might|"
+_YES_NO = lazy(r"^(?:is|are|was|were|do|does|did|can|could|should|would|will|have|has|had|shall|may|might|"
                      r"any (?:news|chance))\b")
-_CLOCK = re.compile(r"\b\d{1,2}(?:[:h.]\d\d|\s?[ap]\.?m\b)|\b(?:1\d|20)\d\d\b|\b\d{1,2}(?:st|nd|rd|th)\b|\bat \d{1,2}\b"
+_CLOCK = lazy(r"\b\d{1,2}(?:[:h.]\d\d|\s?[ap]\.?m\b)|\b(?:1\d|20)\d\d\b|\b\d{1,2}(?:st|nd|rd|th)\b|\bat \d{1,2}\b"
                     r"|^\W*\d{1,4}\W*$")
-_DURATION = re.compile(r"(?<!times )\b(?:\d+(?:[.,]\d+)?|an?|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|"
+_DURATION = lazy(r"(?<!times )\b(?:\d+(?:[.,]\d+)?|an?|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|"
                        r"thirty|forty|half an?|a couple of|a few|several)\s?(?:-\s?\w+ )?(?:h|hrs?|hours?|minutes?|mins?|"
                        r"days?|weeks?|months?|years?|km|kilometres?|kilometers?|miles?|m|metres?|meters?)\b(?! a\b)"
                        r"|\b(?:halfway|overnight|\d+h\d*)\b")
-_TIME = re.compile(r"\b(?:today|tomorrow|yesterday|tonight|morning|afternoon|evening|noon|midnight|week|month|year|"
+_TIME = lazy(r"\b(?:today|tomorrow|yesterday|tonight|morning|afternoon|evening|noon|midnight|week|month|year|"
                    r"ago|monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|"
                    r"june|july|august|september|october|november|december|spring|summer|autumn|fall|winter|soon|"
                    r"later|now|never|always|weekdays?|weekends?|daily|hourly|o'clock|any ?time|whenever|ten|eleven|twelve|noon|"
                    r"eight in the|nine in the|seven in the)\b")
-_NUMBER = re.compile(r"\d|\b(?:zero|none|one(?! of)|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
+_NUMBER = lazy(r"\d|\b(?:zero|none|one(?! of)|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
                      r"thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen|twenty|"
                      r"thirty|forty|fifty|hundred|thousand|million|dozen|half|quarter|a few|several|a lot|"
                      r"nothing|free|twice|once|minutes?|hours?|days?|weeks?|months?|years?)\b|%|€|\$|£")
-_PERSON = re.compile(r"\b(?:he|she|they|him|her|his|hers|their|them|someone|nobody|no one|everyone|the team|your|my|i|"
+_PERSON = lazy(r"\b(?:he|she|they|him|her|his|hers|their|them|someone|nobody|no one|everyone|the team|your|my|i|"
                      r"you|we)\b")
-_REASON = re.compile(r"\b(?:because|since|so|due to|caused|cause|reason|likely|probably|means|as|if|when|too|not "
+_REASON = lazy(r"\b(?:because|since|so|due to|caused|cause|reason|likely|probably|means|as|if|when|too|not "
                      r"enough|over-|under-|try|it's|it is)\b|[:—;]")
-_PLACE = re.compile(r"\b(?:room|floor|\d+\w? floor|near|next to|behind|in the|at the|on the|inside|outside|under|upstairs|downstairs|"
+_PLACE = lazy(r"\b(?:room|floor|\d+\w? floor|near|next to|behind|in the|at the|on the|inside|outside|under|upstairs|downstairs|"
                     r"left|right|floor|street|rua|avenida|road|folder|drawer|with)\b")
-_PLEASANTRY = re.compile(
+_PLEASANTRY = lazy(
     r"^(?:(?:you're|you are) (?:very )?welcome|no problem|happy to help|anytime|any time|glad (?:to help|i could help)|"
     r"great|sounds good|good luck|enjoy|cheers|of course|my pleasure|sure thing|ok(?:ay)?|lol|haha|nice|cool|"
     r"that's (?:a )?(?:good|great) (?:question|point)|good question|interesting)[\s!.,]*$")
-_DEFLECT = re.compile(r"^(?:let's (?:focus|talk|move|get back|not)|let's \w+.*\bfirst\b|anyway|moving on|first,? let's|before that|"
+_DEFLECT = lazy(r"^(?:let's (?:focus|talk|move|get back|not)|let's \w+.*\bfirst\b|anyway|moving on|first,? let's|before that|"
                       r"that's not (?:important|relevant))\b")
-_HONEST = re.compile(r"\b(?:i don't know|i do not know|i'm not sure|i am not sure|no idea|i can't tell|i cannot tell|"
+_HONEST = lazy(r"\b(?:i don't know|i do not know|i'm not sure|i am not sure|no idea|i can't tell|i cannot tell|"
                      r"i couldn't find|i could not find|i don't have|i do not have|i can't|i cannot|not yet|"
                      r"i haven't|not sure)\b")
 
@@ -141,7 +142,7 @@ def _missed(question: str, said: list[str], answer: str) -> bool:
     return False
 
 
-_CALENDAR = re.compile(r"^(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|"
+_CALENDAR = lazy(r"^(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|"
                        r"june|july|august|september|october|november|december)s?$")
 
 

@@ -318,31 +318,34 @@ _BULLET = re.compile(r"^- (?:~~(.+?)~~|(.+?))(?: \(((?:\[\[[^\]]+\]\](?:, )?)+)\
 
 
 def carry(previous: list[notes.Note]) -> tuple[list[Item], list[str]]:
-    """What the superseded syntheses held: their lines, weighed again with the new, and their names."""
+    """What the superseded syntheses held: their lines, weighed again with the new, and their names.
+    Sections and list items are read by markdown-it (``language.markdown``), so a fence is no section."""
+    from souveraine.language import markdown
+
     items, names = [], []
     for n, note in enumerate(previous):
-        kind = None
-        for k, line in enumerate(note.body.splitlines()):
-            if line.startswith("## "):
-                title = line[3:].strip()
-                kind = ("names" if title == "Names" else SUPERSEDED if title == SUPERSEDED else OLD_TITLES.get(title)
-                        or next((key for key, t in SECTIONS.items() if t == title), "essence"))
-                continue
+        rows = note.body.splitlines()
+        for section in markdown.sections(note.body, level=2)[1:]:
+            title = section.heading.text
+            kind = ("names" if title == "Names" else SUPERSEDED if title == SUPERSEDED else OLD_TITLES.get(title)
+                    or next((key for key, t in SECTIONS.items() if t == title), "essence"))
+            chunk = "\n".join(rows[section.start:section.end])
             if kind == "names":
-                names += _index_names(line)
+                names += [name for row in chunk.splitlines() for name in _index_names(row)]
                 continue
-            bullet = _BULLET.match(line)
-            if not bullet or kind is None:
-                continue
-            text = bullet[1] or bullet[2]
-            links = re.findall(r"\[\[[^\]]+\]\]", bullet[3] or "")
-            said = facts.read(text, "assistant", extractive.names(text))
-            item = Item(said.kind if kind == SUPERSEDED else kind, text, links, (0, n, k), weight=said.weight,
-                        values=said.values, subject=facts.subject(text, said.values), superseded_by=bullet[4],
-                        carried=True)
-            if kind != SUPERSEDED:
-                item.weight = max(item.weight, facts.WEIGHT[kind])
-            items.append(item)
+            for entry in markdown.items(chunk):
+                bullet = _BULLET.match("- " + " ".join(entry.text.split()))
+                if not bullet:
+                    continue
+                text = bullet[1] or bullet[2]
+                links = re.findall(r"\[\[[^\]]+\]\]", bullet[3] or "")
+                said = facts.read(text, "assistant", extractive.names(text))
+                item = Item(said.kind if kind == SUPERSEDED else kind, text, links, (0, n, section.start + entry.line),
+                            weight=said.weight, values=said.values, subject=facts.subject(text, said.values),
+                            superseded_by=bullet[4], carried=True)
+                if kind != SUPERSEDED:
+                    item.weight = max(item.weight, facts.WEIGHT[kind])
+                items.append(item)
     return items, names
 
 
@@ -401,7 +404,13 @@ def model_lines(turns: list[Turn], limits: dict, endpoint: inference.Endpoint, p
     chunks = _chunks(turns, max(2000, min(CHUNK_CHARS, room)))
     items, kept, refused, reasons = [], 0, 0, []
     for done, chunk in enumerate(chunks, 1):
-        answer = client.ask(SYSTEM_PROMPT.format(words=words), USER_PROMPT.format(turns=chunk), max_tokens=sized.max_tokens)
+        try:
+            answer = client.ask(SYSTEM_PROMPT.format(words=words), USER_PROMPT.format(turns=chunk), max_tokens=sized.max_tokens)
+        except inference.InferenceError as exc:
+            if exc.code not in inference.ANSWER_FAILURES:
+                raise
+            refused, reasons = refused + 1, reasons + [_UNFINISHED if exc.code == "inference_truncated" else "empty answers"]
+            continue
         for kind, lines in _sections(answer).items():
             verdict = guard.check(lines, window)
             kept, refused = kept + len(verdict.kept), refused + len(verdict.refused)
@@ -423,6 +432,7 @@ def model_lines(turns: list[Turn], limits: dict, endpoint: inference.Endpoint, p
                    "why": why}
 
 
+_UNFINISHED = "answers cut at max_tokens"
 _HEADING = re.compile(r"^\s*(?:#{1,6}\s*|\*\*)?\s*(decisions?|commitments?|promises?|dates?(?:\s+and\s+times?)?|times?|"
                       r"numbers?|preferences?|people|persons?)\s*(?:\*\*)?\s*:?\s*$", re.IGNORECASE)
 _KINDS = {"decision": "decision", "commitment": "commitment", "promise": "commitment", "date": "date", "time": "date",

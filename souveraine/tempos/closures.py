@@ -26,6 +26,7 @@ import re
 from souveraine.language import speech
 from souveraine.language.sentences import texts
 from souveraine.language.words import normal, stem, tokens
+from souveraine.language.patterns import lazy
 
 FLOOR = 1.0
 _STOP = set("""
@@ -37,26 +38,26 @@ friday saturday sunday weekend again just so as well then there here know can co
 what's it's that's there's new over under from by than too very much many keep eye posted updated
 """.split())
 _FRAME_WORDS = set("remind follow circle report come ping email message update send let know keep chase nudge".split())
-_NOT_YET = re.compile(r"\b(?:not yet|still (?:waiting|don't|do not|haven't|have not|no|€)|haven't (?:managed|been able|had)|"
+_NOT_YET = lazy(r"\b(?:not yet|still (?:waiting|don't|do not|haven't|have not|no|€)|haven't (?:managed|been able|had)|"
                       r"(?:couldn't|could not|can't|cannot) (?:reach|get hold|book|find|manage|access|get through)|"
                       r"no (?:reply|answer|news|word)(?: \w+)* yet|no word on|still \w+ (?:no|not)|i'm still|yet to|"
                       r"(?:is|was|are|has been) (?:delayed|postponed|pushed back|cancelled)|no change yet|nothing yet)\b")
-_SPECIFIC = re.compile(r"\d|[:;]\s|\n\s*(?:[-*•]|\d+[.)])|`|\|")
-_CUT = re.compile(r"\b(?:after|before|by|until|once|when|as soon as|first thing|tomorrow|tonight|later|next|this "
+_SPECIFIC = lazy(r"\d|[:;]\s|\n\s*(?:[-*•]|\d+[.)])|`|\|")
+_CUT = lazy(r"\b(?:after|before|by|until|once|when|as soon as|first thing|tomorrow|tonight|later|next|this "
                   r"(?:afternoon|evening|morning|week)|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|"
                   r"in (?:a|two|three|\d+) \w+)\b")
 _TYPES = {
-    "date": (re.compile(r"\b(?:dates?|times?|timetable|schedule|hours|when|deadline|opening)\b"),
-             re.compile(r"\d{1,2}[:h]\d\d|\b\d{1,2}(?:st|nd|rd|th)?\b.*\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|"
+    "date": (lazy(r"\b(?:dates?|times?|timetable|schedule|hours|when|deadline|opening)\b"),
+             lazy(r"\d{1,2}[:h]\d\d|\b\d{1,2}(?:st|nd|rd|th)?\b.*\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|"
                         r"dec)|\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b")),
-    "price": (re.compile(r"\b(?:price|pricing|cost|quote|quotation|budget|fee|rate|cheapest|fees)\b"),
-              re.compile(r"€|\$|£|\b\d+(?:[.,]\d+)? ?(?:eur|euros?|dollars?)\b")),
+    "price": (lazy(r"\b(?:price|pricing|cost|quote|quotation|budget|fee|rate|cheapest|fees)\b"),
+              lazy(r"€|\$|£|\b\d+(?:[.,]\d+)? ?(?:eur|euros?|dollars?)\b")),
 }
-_FOLLOW_MARK = re.compile(r"\b(?:as promised|following up|follow-up|circling back|update(?: from| on)?\s*:|news on|"
+_FOLLOW_MARK = lazy(r"\b(?:as promised|following up|follow-up|circling back|update(?: from| on)?\s*:|news on|"
                           r"good news|checking in|heads-up|heads up|reminder|friendly nudge|nudge|got back to us|replied|"
                           r"came back|just finished|here(?:'s| is| are)|i looked into|i found|found the|it's (?:monday|"
                           r"tuesday|wednesday|thursday|friday|saturday|sunday|a new week))\b")
-_REMIND_MARK = re.compile(r"\b(?:reminder|time to|don't forget|it's (?:monday|tuesday|wednesday|thursday|friday|saturday|"
+_REMIND_MARK = lazy(r"\b(?:reminder|time to|don't forget|it's (?:monday|tuesday|wednesday|thursday|friday|saturday|"
                           r"sunday|a new week|today)|due today|is tomorrow|today's the day|nudge)\b")
 
 

@@ -21,6 +21,7 @@ from datetime import datetime
 
 from souveraine.language.words import normal
 from souveraine.store import layout
+from souveraine.language.patterns import lazy
 
 FILES = {
     "workflow": layout.PREFS_WORKFLOW,
@@ -41,7 +42,7 @@ _DESCRIPTIONS = {
     "conventions": ("conventions", "How this memory is kept — where things go and how they are written."),
 }
 
-_ONE_OFF = re.compile(
+_ONE_OFF = lazy(
     r"\b(?:the other (?:one|file)|(?:this|that|these|those) (?:one|version|file|paragraph|chart|link|recipe|photo|word|"
     r"time)|for this one|try again|redo|go back to|send it again|again\b|ignore (?:that|it|this)|my bad|oops|hold on|"
     r"make it (?:shorter|longer|bolder|blue|friendlier|a bit)|shorten|never ?mind|typo|i meant|not quite|wrong (?:\w+)|"
@@ -49,7 +50,7 @@ _ONE_OFF = re.compile(
     r"in the photo|the first (?:one|version)|that's (?:wrong|not what)|not what i|i'll think|i'm not sure|"
     r"the (?:first|second|third|last) (?:one|paragraph|version|file|sentence))\b|^(?:thanks|great|perfect|lol|ok|"
     r"okay|cool|yes|yep|nope|no worries|hmm|ah|wait)\b[^,]*$|^(?:wait|hmm|ah|oh)\b")
-_DURABLE = re.compile(
+_DURABLE = lazy(
     r"\b(?:always|never|from now on|going forward|in future|any ?more|every time|don't|do not|stop|avoid|skip|"
     r"no (?:more|need)|i(?: prefer|'d rather| would rather| like| love| hate| care| follow| want| don't like)|when you|(?:keep|leave) (?:\w+ ){0,2}(?:to|for|free|unsent|as)|"
     r"i'm (?:really |getting (?:really )?)?(?:into|learning|interested|studying|curious)|i've (?:gotten|got) into|"
@@ -57,7 +58,7 @@ _DURABLE = re.compile(
     r"we (?:use|decided|squash|dropped|moved|target|have)|must|need (?:a|an)\b|only happen|is called|are called|"
     r"is now|now,? not|, not \w+|rather than|instead of|please\b|one \w+ per)\b|^(?:use|keep|put|save|add|give|"
     r"write|address|group|block|do|check|include|send|let|tag|link|file|one|all|each|every)\b")
-_FACT_ABOUT_ME = re.compile(
+_FACT_ABOUT_ME = lazy(
     r"\b(?:i(?:'m| am) (?:a|an|allergic|diabetic|vegetarian|vegan|pescatarian|left-handed|right-handed|from|based|"
     r"married|single|pregnant|colou?r-blind|actually \d+|\d+)|i (?:live|work|grew up|was born|moved to|speak|"
     r"don't drink|do not drink|don't eat|have a \w+ allergy|have an? allergy)|my (?:name|surname)|"
@@ -91,8 +92,8 @@ _LEXICON = {
                    r"a memory|one memory|memory per|save a contact|properties|link every|link a|dates in memories|"
                    r"new memory|one file|passwords in|its own note|people notes|under \w+/",
 }
-_LEXICON = {name: re.compile(rf"\b(?:{pattern})") for name, pattern in _LEXICON.items()}
-_DO_NOT = re.compile(r"^(?:please )?(?:never|don't|do not|no (?!need))\b|\bnever\b")
+_LEXICON = {name: lazy(rf"\b(?:{pattern})") for name, pattern in _LEXICON.items()}
+_DO_NOT = lazy(r"^(?:please )?(?:never|don't|do not|no (?!need))\b|\bnever\b")
 
 
 @dataclass(frozen=True)

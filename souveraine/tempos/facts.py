@@ -13,29 +13,30 @@ import re
 from datetime import datetime
 
 from souveraine.language.words import normal
+from souveraine.language.patterns import lazy
 
-_FILLER = re.compile(
+_FILLER = lazy(
     r"^(?:(?:ok(?:ay)?|oh|ah|hm+|well|so|yes|yeah|yep|no|nope|right|sure|cool|great|nice|perfect|thanks|thank you|"
     r"cheers|lol|haha|wow|hey|hi|hello|good (?:point|idea|call|to know)|sounds good|got it|fair enough|makes sense|"
     r"by the way|btw|fyi|also|and|anyway|alright|exactly|indeed|of course|please|pls)[\s,.!:;—-]*)+$")
-_LEAD = re.compile(
+_LEAD = lazy(
     r"^(?:(?:ok(?:ay)?|oh|so|also|and|yes|yeah|right|btw|by the way|fyi|just so you know|for the record|"
     r"(?:please |pls )?(?:remember|note|keep in mind|don't forget|save|make a note)(?: that| this)?|"
     r"(?:can|could|would) you (?:remember|note|save)(?: that)?|for (?:future|your) reference|heads up)[\s,:—-]+)+",
     re.IGNORECASE)
-_ASKS = re.compile(r"^(?:can|could|would|will) you\b|^please\b|^(?:remind|tell|show|help|give|send|book|find)\b", re.I)
+_ASKS = lazy(r"^(?:can|could|would|will) you\b|^please\b|^(?:remind|tell|show|help|give|send|book|find)\b", re.I)
 _PERSON = [
-    (re.compile(r"\bI'm\b|\bI am\b"), "the user is"), (re.compile(r"\bI've\b|\bI have\b"), "the user has"),
-    (re.compile(r"\bI'd\b"), "the user would"), (re.compile(r"\bI'll\b"), "the user will"),
-    (re.compile(r"\bI was\b"), "the user was"), (re.compile(r"\bI\b"), "the user"),
-    (re.compile(r"\bmy\b", re.I), "the user's"), (re.compile(r"\bmine\b", re.I), "the user's"),
-    (re.compile(r"\bme\b"), "the user"), (re.compile(r"\bmyself\b"), "the user"),
+    (lazy(r"\bI'm\b|\bI am\b"), "the user is"), (lazy(r"\bI've\b|\bI have\b"), "the user has"),
+    (lazy(r"\bI'd\b"), "the user would"), (lazy(r"\bI'll\b"), "the user will"),
+    (lazy(r"\bI was\b"), "the user was"), (lazy(r"\bI\b"), "the user"),
+    (lazy(r"\bmy\b", re.I), "the user's"), (lazy(r"\bmine\b", re.I), "the user's"),
+    (lazy(r"\bme\b"), "the user"), (lazy(r"\bmyself\b"), "the user"),
 ]
 _YOU = [
-    (re.compile(r"\byou're\b|\byou are\b", re.I), "the user is"), (re.compile(r"\byou've\b", re.I), "the user has"),
-    (re.compile(r"\byour\b", re.I), "the user's"), (re.compile(r"\byou\b", re.I), "the user"),
+    (lazy(r"\byou're\b|\byou are\b", re.I), "the user is"), (lazy(r"\byou've\b", re.I), "the user has"),
+    (lazy(r"\byour\b", re.I), "the user's"), (lazy(r"\byou\b", re.I), "the user"),
 ]
-_VERB_AFTER_USER = re.compile(r"\bthe user (take|prefer|like|love|hate|want|need|live|work|eat|drink|speak|do|go|use|"
+_VERB_AFTER_USER = lazy(r"\bthe user (take|prefer|like|love|hate|want|need|live|work|eat|drink|speak|do|go|use|"
                               r"have|own|play|run|walk|call|keep|get|start|finish|pay)\b")
 
 
@@ -111,9 +112,9 @@ def finish(text: str, now: datetime, *, times: bool = True) -> str:
     return text if text.endswith((".", "!", "?")) else text + "."
 
 
-_PAST = re.compile(r"\b(?:was|were|did|had|went|born|ago|got|came|left|met|happened|started|finished|visited|"
+_PAST = lazy(r"\b(?:was|were|did|had|went|born|ago|got|came|left|met|happened|started|finished|visited|"
                    r"bought|sold|married|died|graduated|last)\b", re.I)
-_RESCHEDULED = re.compile(r"\b(?:moved|postponed|rescheduled|pushed|changed|brought forward|shifted|delayed) "
+_RESCHEDULED = lazy(r"\b(?:moved|postponed|rescheduled|pushed|changed|brought forward|shifted|delayed) "
                           r"(?:back )?(?:to|until|till)\b", re.I)
 
 

@@ -61,6 +61,7 @@ class PersistResult:
     reflection_due: bool = False
     archive_due: bool = False
     ran: dict = field(default_factory=dict)
+    people: list[str] = field(default_factory=list)   # people/ notes given a line
     commit: str | None = None
     kept: bool = False          # the exchange waits in the spool, durable, not yet committed
     reason: str = ""            # why it waits
@@ -84,9 +85,14 @@ def persist(memory: Memory, exchange: Exchange, *, commit: bool = True, n1: bool
     return _commit(memory, entry.name)
 
 
-def flush(memory: Memory) -> dict:
+def flush(memory: Memory, retry: bool = False) -> dict:
     """Journal and commit every exchange waiting in the spool (and what an older
-    ``--no-commit`` left written), oldest first, in one commit."""
+    ``--no-commit`` left written), oldest first, in one commit. ``retry`` gives the
+    exchanges that failed twice one more chance."""
+    if retry:
+        for entry in spool.entries(memory):
+            if entry.attempts:
+                spool.retry(entry)
     result = _commit(memory, None)
     return {"turns": len(result.turns), "commit": result.commit, "kept": result.kept, "reason": result.reason,
             "waiting": result.waiting}
@@ -315,6 +321,14 @@ def _subconscious(change, exchange: Exchange, turns, result: PersistResult, thou
     _verify(change, exchange, answer, result, thoughts, now)
     if asked is not None:
         _correct(change, exchange, asked, result, thoughts, now)
+    _people(change, turns, result)
+
+
+def _people(change, turns, result: PersistResult) -> None:
+    """A cited line in the note of each person the exchange names (care.digest.note_people)."""
+    from souveraine.care.digest import note_people
+
+    result.people = note_people(change, turns)
 
 
 def _close_kept(change, exchange, answer, result, thoughts, now) -> None:

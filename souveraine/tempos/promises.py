@@ -20,6 +20,7 @@ from datetime import datetime
 from souveraine.language import speech
 from souveraine.language.sentences import split
 from souveraine.language.words import normal, stem, tokens
+from souveraine.language.patterns import lazy
 
 KINDS = ("save", "commit", "follow_up", "do")
 
@@ -46,26 +47,26 @@ class Promise:
 
 # -- the frame: who commits, and how ----------------------------------------------------
 
-_QUOTED = re.compile(r"\"[^\"\n]*\"|“[^”\n]*”|`[^`\n]*`")
+_QUOTED = lazy(r"\"[^\"\n]*\"|“[^”\n]*”|`[^`\n]*`")
 
-_FRAME = re.compile(r"\b(?:i|we)(?:'ll| will| shall)\b|\bi(?:'m| am) (?:going|gonna|about) to\b|\bwe(?:'re| are) going to\b"
+_FRAME = lazy(r"\b(?:i|we)(?:'ll| will| shall)\b|\bi(?:'m| am) (?:going|gonna|about) to\b|\bwe(?:'re| are) going to\b"
                     r"|\bi (?:promise|intend|plan) to\b|\blet me\b|^(?:(?:ok(?:ay)?|sure|yes|yep|yup|yeah|right|alright|got it|on it|"
                     r"understood|will do|noted|thanks|sounds good|no problem)[,.!:;— -]+)*will\b")
-_PROGRESSIVE = re.compile(r"(?:\bi(?:'m| am) (?:now |just |also )?|^|[,;:—-] *)(saving|noting|committing|pushing|recording|"
+_PROGRESSIVE = lazy(r"(?:\bi(?:'m| am) (?:now |just |also )?|^|[,;:—-] *)(saving|noting|committing|pushing|recording|"
                           r"storing|logging|adding|filing|putting|writing|jotting|making|taking)"
                           r" (?:that|this|it|these|those|your|a note|a mental note|note|notes)\b(.*)")
-_ELLIPTIC = re.compile(
+_ELLIPTIC = lazy(
     r"^(?:(?:ok(?:ay)?|sure|right|alright|got it|understood|thanks|great|good (?:point|call|to know)|perfect)[,.!:;— -]+)*"
     r"(?:(?:duly |well )?noted\b(?! that)(?! in \w+ (?:on|back|last))|consider it (?:noted|remembered|saved|filed)\b"
     r"|mental note (?:made|taken)\b|filing (?:that|this|it) (?:away|under)\b|(?:keeping|holding) (?:that|this|it) in mind\b)")
-_CONSIDER_DONE = re.compile(r"^(?:(?:ok(?:ay)?|sure|right)[,.!— -]+)*consider it (?:done|handled|sorted)\b")
-_ADVERBS = re.compile(r"^(?:(?:also|now|just|then|first|next|definitely|certainly|quickly|still|gladly|happily|"
+_CONSIDER_DONE = lazy(r"^(?:(?:ok(?:ay)?|sure|right)[,.!— -]+)*consider it (?:done|handled|sorted)\b")
+_ADVERBS = lazy(r"^(?:(?:also|now|just|then|first|next|definitely|certainly|quickly|still|gladly|happily|"
                       r"go ahead and|make sure to|make sure i|be sure to|personally|happily|gladly)\s+)+")
-_NEGATION = re.compile(r"^(?:not|never|n't)\b")
-_HEDGE_AFTER = re.compile(r"^(?:probably|maybe|perhaps|possibly|try to|try and|see|think|consider|hopefully)\b")
-_HEDGE_BEFORE = re.compile(r"\b(?:maybe|perhaps|possibly|hopefully|not sure|wonder whether|wonder if|doubt|hope|might)\b")
-_REPORTED = re.compile(r"\b(?:said|say|says|told \w+|promised|claims?|claimed|mentioned|wrote|agreed|asked|reads)\b[^,;:]*$")
-_CONDITION = re.compile(r"\b(?:unless|should you|in case|provided that|whenever you|once you|say the word|as soon as you)\b"
+_NEGATION = lazy(r"^(?:not|never|n't)\b")
+_HEDGE_AFTER = lazy(r"^(?:probably|maybe|perhaps|possibly|try to|try and|see|think|consider|hopefully)\b")
+_HEDGE_BEFORE = lazy(r"\b(?:maybe|perhaps|possibly|hopefully|not sure|wonder whether|wonder if|doubt|hope|might)\b")
+_REPORTED = lazy(r"\b(?:said|say|says|told \w+|promised|claims?|claimed|mentioned|wrote|agreed|asked|reads)\b[^,;:]*$")
+_CONDITION = lazy(r"\b(?:unless|should you|in case|provided that|whenever you|once you|say the word|as soon as you)\b"
                         r"|(?<!\bcheck )(?<!\bsee )(?<!\bfind out )(?<!\bknow )(?<!\bask )(?<!\bverify )(?<!\btest )"
                         r"(?<!\bwhether )(?<!\btell you )(?<!\blet you know )(?<!\bping you )\bif\b")
 
@@ -75,50 +76,50 @@ _MEMORY_PLACE = (r"(?:memory|memories|notes?|journal|preferences|profile|learnin
                  r"contacts?(?: note)?|reading list|file|list)")
 _OBJECT = r"(?:that|this|it|these|those|them|your [\w' -]+?|the [\w' -]+?|[\w'-]+)"
 _SAVE = [
-    (re.compile(rf"^commit {_OBJECT}? ?to memory\b"), "save"),
-    (re.compile(r"^(?:save|memori[sz]e|bookmark|jot|log|store|record|stash)\b"), "save"),
-    (re.compile(r"^remember\b(?! it myself)"), "remember"),
-    (re.compile(r"^note\b"), "note"),
-    (re.compile(r"^write (?:[\w' -]+ )?down\b|^write (?:that|this|it) (?:down|in)\b|^write it into\b"), "write down"),
-    (re.compile(r"^(?:keep|bear) (?:that |this |it |them )?in mind\b"), "keep in mind"),
-    (re.compile(r"^keep (?:a (?:\w+ )?(?:note|record)|track)\b|^(?:make|take) (?:a (?:\w+ )?)?notes? (?:of )?"), "note"),
-    (re.compile(r"^file (?:that|this|it) (?:away|under)\b|^file (?:it|this|that)\b"), "file away"),
-    (re.compile(r"^hold on to\b|^hang on to\b|^keep (?:that|this|it) on file\b"
+    (lazy(rf"^commit {_OBJECT}? ?to memory\b"), "save"),
+    (lazy(r"^(?:save|memori[sz]e|bookmark|jot|log|store|record|stash)\b"), "save"),
+    (lazy(r"^remember\b(?! it myself)"), "remember"),
+    (lazy(r"^note\b"), "note"),
+    (lazy(r"^write (?:[\w' -]+ )?down\b|^write (?:that|this|it) (?:down|in)\b|^write it into\b"), "write down"),
+    (lazy(r"^(?:keep|bear) (?:that |this |it |them )?in mind\b"), "keep in mind"),
+    (lazy(r"^keep (?:a (?:\w+ )?(?:note|record)|track)\b|^(?:make|take) (?:a (?:\w+ )?)?notes? (?:of )?"), "note"),
+    (lazy(r"^file (?:that|this|it) (?:away|under)\b|^file (?:it|this|that)\b"), "file away"),
+    (lazy(r"^hold on to\b|^hang on to\b|^keep (?:that|this|it) on file\b"
                 r"|^keep (?:that|this|it) (?:in|with) (?:the|my|your) (?:[\w-]+ )?notes?\b"), "keep"),
-    (re.compile(rf"^(?:add|put|stash) .*\b(?:to|in|into|with|under) (?:my|your|the|our|what i know)\b"
+    (lazy(rf"^(?:add|put|stash) .*\b(?:to|in|into|with|under) (?:my|your|the|our|what i know)\b"
                 rf"(?:[\w' -]+ )?(?:{_MEMORY_PLACE})?"), "add"),
-    (re.compile(r"^make sure (?:that )?.*\b(?:gets|is) (?:saved|noted|remembered|stored|in your profile)\b"
+    (lazy(r"^make sure (?:that )?.*\b(?:gets|is) (?:saved|noted|remembered|stored|in your profile)\b"
                 r"|^make sure (?:that(?:'s| is)|it's) in your (?:profile|notes|memory)\b"), "save"),
 ]
 _COMMIT = [
-    (re.compile(r"^(?:commit|push|squash)\b"), None),
-    (re.compile(r"^make a commit\b"), "commit"),
-    (re.compile(r"^tag the release\b"), "tag"),
+    (lazy(r"^(?:commit|push|squash)\b"), None),
+    (lazy(r"^make a commit\b"), "commit"),
+    (lazy(r"^tag the release\b"), "tag"),
 ]
 _FOLLOW_UP = [
-    (re.compile(r"^follow up\b"), "follow up"),
-    (re.compile(r"^(?:get|come|circle|check|report) back\b"), "back"),
-    (re.compile(r"^check (?:in|on|with|whether|if)\b"), "check"),
-    (re.compile(r"^remind\b"), "remind"),
-    (re.compile(r"^nudge\b"), "nudge"),
-    (re.compile(r"^chase\b"), "chase"),
-    (re.compile(r"^(?:ping|email|message|text|call) (?:you|him|her|them|\w+)\b"), None),
-    (re.compile(r"^send you\b"), "send"),
-    (re.compile(r"^give you a heads[- ]up\b"), "heads-up"),
-    (re.compile(r"^let you know\b"), "let you know"),
-    (re.compile(r"^tell you\b[^,;]{0,24}?\b(?:if|when|whether|once|where|what (?:i find|he says|she says|they say|"
+    (lazy(r"^follow up\b"), "follow up"),
+    (lazy(r"^(?:get|come|circle|check|report) back\b"), "back"),
+    (lazy(r"^check (?:in|on|with|whether|if)\b"), "check"),
+    (lazy(r"^remind\b"), "remind"),
+    (lazy(r"^nudge\b"), "nudge"),
+    (lazy(r"^chase\b"), "chase"),
+    (lazy(r"^(?:ping|email|message|text|call) (?:you|him|her|them|\w+)\b"), None),
+    (lazy(r"^send you\b"), "send"),
+    (lazy(r"^give you a heads[- ]up\b"), "heads-up"),
+    (lazy(r"^let you know\b"), "let you know"),
+    (lazy(r"^tell you\b[^,;]{0,24}?\b(?:if|when|whether|once|where|what (?:i find|he says|she says|they say|"
                 r"comes back))\b"), "tell"),
-    (re.compile(r"^keep (?:you )?(?:posted|updated|informed|in the loop)\b|^keep you (?:posted|updated)"), "keep you posted"),
-    (re.compile(r"^keep (?:an eye on|watching|track of the|tabs on)\b"), "keep an eye on"),
-    (re.compile(r"^monitor\b|^watch\b"), "monitor"),
-    (re.compile(r"^update you\b"), "update"),
-    (re.compile(r"^look (?:into|up)\b|^dig (?:into|through)\b"), "look into"),
-    (re.compile(r"^revisit\b"), "revisit"),
-    (re.compile(r"^revert to you\b"), "revert"),
-    (re.compile(r"^find out\b"), "find out"),
-    (re.compile(r"^research\b"), "research"),
-    (re.compile(r"^investigate\b"), "investigate"),
-    (re.compile(r"^see what i can find\b"), "find out"),
+    (lazy(r"^keep (?:you )?(?:posted|updated|informed|in the loop)\b|^keep you (?:posted|updated)"), "keep you posted"),
+    (lazy(r"^keep (?:an eye on|watching|track of the|tabs on)\b"), "keep an eye on"),
+    (lazy(r"^monitor\b|^watch\b"), "monitor"),
+    (lazy(r"^update you\b"), "update"),
+    (lazy(r"^look (?:into|up)\b|^dig (?:into|through)\b"), "look into"),
+    (lazy(r"^revisit\b"), "revisit"),
+    (lazy(r"^revert to you\b"), "revert"),
+    (lazy(r"^find out\b"), "find out"),
+    (lazy(r"^research\b"), "research"),
+    (lazy(r"^investigate\b"), "investigate"),
+    (lazy(r"^see what i can find\b"), "find out"),
 ]
 _DO_VERBS = (
     "fix", "update", "write up", "write", "draft", "prepare", "review", "open", "schedule", "finish", "clean up",
@@ -129,53 +130,83 @@ _DO_VERBS = (
     "flag", "get", "have", "redo", "redraft", "convert", "compile", "draw up", "work out", "knock together",
     "plan", "restructure", "go through", "make", "set", "outline", "put together", "look at", "have a look", "arrange",
 )
-_DO = [(re.compile(rf"^{re.escape(verb)}\b"), verb) for verb in _DO_VERBS]
-_MAKE_SURE = re.compile(r"^make sure (?:that )?\w+")
+_DO = [(lazy(rf"^{re.escape(verb)}\b"), verb) for verb in _DO_VERBS]
+_MAKE_SURE = lazy(r"^make sure (?:that )?\w+")
 _LET_ME_FOLLOW_UP = ("follow up", "get back", "come back", "circle back", "check back", "report back", "look into")
 _LET_ME_DO = ("sort out", "sort")
-_RECALL = re.compile(r"^(?:try to )?remember (?:where|what|when|how|who|whether|if)\b")
-_REMEMBER_TO = re.compile(r"^remember to (\w+(?: \w+)?)")
-_CONTENT = re.compile(r"^(?:remember|note)(?: that)? ((?:you|your|the|my|our|his|her|their|[\w]+'s)\b.+)$")
-_CONTENT_COLON = re.compile(r"[:—]\s*(.{6,})$")
+_RECALL = lazy(r"^(?:try to )?remember (?:where|what|when|how|who|whether|if)\b")
+_REMEMBER_TO = lazy(r"^remember to (\w+(?: \w+)?)")
+_CONTENT = lazy(r"^(?:remember|note)(?: that)? ((?:you|your|the|my|our|his|her|their|[\w]+'s)\b.+)$")
+_CONTENT_COLON = lazy(r"[:—]\s*(.{6,})$")
 
 # -- claims: said as already saved --------------------------------------------------------
 
 _SAVED = r"(?:saved|noted|recorded|stored|logged|remembered|memori[sz]ed|added|put|filed|jotted|written)"
-_CLAIM_I = re.compile(
+_CLAIM_I = lazy(
     r"(?:^|[,;:!.—-] *)(?:i've|i have|i)\s+(?:just |now |also |already )?(?P<verb>saved|noted|recorded|stored|logged|"
     r"remembered|memori[sz]ed|added|put|filed|updated|corrected|fixed|made a note|written|jotted|kept|made)\b(?P<rest>.*)")
-_CLAIM_HEAD = re.compile(
+_CLAIM_HEAD = lazy(
     rf"^(?:(?:ok(?:ay)?|done|thanks|got it|right)[,.!:;— -]+)*(?:(?:got it|noted),? and )?(?P<verb>{_SAVED}|memorised"
     rf"|updated (?:the |my |your )?(?:memory|notes?)|(?:fixed|updated|corrected) in (?:your|my|the) \w+|noted down|noted in your \w+|added to (?:my|your|the) \w+)"
     rf"(?: (?:it|that|this))?(?: (?:to|under|in|as) [^:!—]*)?\s*(?:[:!—–]|\.$|\. )(?P<rest>.*)")
-_CLAIM_THAT = re.compile(
+_CLAIM_THAT = lazy(
     r"^(?:(?:ok(?:ay)?|done|thanks|got it|right)[,.!:;— -]+)*(?:i've |i have )?(?P<verb>noted|recorded|remembered|"
     r"made a note|logged|saved|stored|written down)(?: down)? that (?!(?:as|to|in|into|for|under|away|down|too|"
     r"with)\b)(?P<rest>.+)")
-_CLAIM_LABELLED = re.compile(
+_CLAIM_LABELLED = lazy(
     rf"^(?:(?:ok(?:ay)?|done|thanks|got it|right)[,.!:;— -]+)*(?:i've |i have )?(?P<verb>{_SAVED}) (?:the|your|a|an|my) "
     r"[^:]{1,48}:\s*(?P<rest>.+)")
 _INTERJECTION = r"^(?:(?:ok(?:ay)?|done|thanks|got it|right|sure|great|perfect|understood|noted)[,.!:;— -]+)*"
-_CLAIM_BARE = re.compile(
+_CLAIM_BARE = lazy(
     _INTERJECTION + r"(?P<verb>saved|noted|stored|logged|recorded|remembered|memori[sz]ed|filed|updated|added|put|"
     r"jotted down|wrote down|corrected|fixed) (?P<rest>(?:the|your|my|it|that|this|those|these)\b.*)")
-_CLAIM_TAIL = re.compile(
+_CLAIM_TAIL = lazy(
     r"^(?P<subject>[^.!?:—–]{2,60}?)\s*(?:[—–-]\s*|:\s*)?(?P<verb>saved|noted|stored|logged|recorded|remembered|"
     r"memori[sz]ed|filed|updated)\s*(?:[:!✔✓—–]|\.(?:\s|$)|$)\s*(?P<rest>.*)")
-_CLAIM_GOT_DOWN = re.compile(r"(?:^|[,;:!.—-] *)(?:i've |i have |i )?(?P<verb>got) (?P<rest>(?:that|it|this|[\w'’ ]{1,40}?)"
+_CLAIM_GOT_DOWN = lazy(r"(?:^|[,;:!.—-] *)(?:i've |i have |i )?(?P<verb>got) (?P<rest>(?:that|it|this|[\w'’ ]{1,40}?)"
                              r" down\b.*)")
-_CLAIM_NOUN = re.compile(
+_CLAIM_NOUN = lazy(
     r"^(?:(?:ok(?:ay)?|done|thanks)[,.!:;— -]+)*(?:decision|preference|convention|rule|contact|noted)\s+"
     rf"(?P<verb>{_SAVED})\b\s*[:.!—–]?\s*(?P<rest>.*)")
-_CLAIM_PASSIVE = re.compile(
+_CLAIM_PASSIVE = lazy(
     rf"\b(?:is|are|has been|have been|'s)(?: now)? (?P<verb>saved|recorded|stored|noted|logged|in (?:your|my|the) "
     rf"(?:[\w-]+ )?(?:notes?|memory|profile|contacts?(?: note)?))\b(?P<rest>.*)")
-_CLAIM_PLACE = re.compile(rf"\b(?:{_MEMORY_PLACE}|convention|rule|preference|profile|as (?:a|an|the|your) \w+)\b")
-_NOT_MEMORY = re.compile(r"^\s*(?:the |your |my )?(?:file|document|doc|draft|spreadsheet|changes?|work|page|image|photo"
+_CLAIM_PLACE = lazy(rf"\b(?:{_MEMORY_PLACE}|convention|rule|preference|profile|as (?:a|an|the|your) \w+)\b")
+_NOT_MEMORY = lazy(r"^\s*(?:the |your |my )?(?:file|document|doc|draft|spreadsheet|changes?|work|page|image|photo"
                          r"|game|receipts?|migration|fix|commit)\b")
-_PAST_TIME = re.compile(r"\b(?:already|yesterday|ago|back in|last (?:week|month|time|year)|earlier|before|"
+_PAST_TIME = lazy(r"\b(?:already|yesterday|ago|back in|last (?:week|month|time|year)|earlier|before|"
                         r"on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|in (?:january|february|march|"
                         r"april|may|june|july|august|september|october|november|december))\b")
+
+
+_PARTICIPLE = lazy(r"\b(?:saved|noted|stored|logged|recorded|remembered|memori[sz]ed|filed)\b")
+_NOT_NOW = lazy(r"(?:\b(?:will|would|can|could|shall|should|to|be|might|may|not|never|didn't|haven't|hasn't|won't|"
+                r"wasn't|weren't|was|were|had|if|when|once)|n't)\s+(?:\w+\s+)?$")
+_OTHER_ACTOR = lazy(r"\b(?:he|she|they|it|you|[a-z]+ (?:app|server|system|backup|form|bot|site|editor|university|builder|"
+                    r"doctor|bank|phone|browser|teacher|contractor|manager))\s+(?:just |already |also |then )?$")
+_OBJECT_AFTER = lazy(r"^\s*(?:it|them|him|her|the|a|an|his|their|this|that|\d|automatically|itself|every|at \d)")
+
+
+def _claim_loose(text: str) -> tuple[str, str] | None:
+    """Any "saved", "noted", "stored"… that reports this turn's own saving: not modal, not negated,
+    not someone else's act on an object, not a past event."""
+    for match in _PARTICIPLE.finditer(text):
+        before, after = text[:match.start()], text[match.end():]
+        if _NOT_NOW.search(before) or _OTHER_ACTOR.search(before):
+            continue
+        words = re.findall(r"\w+", before)
+        starts = not words or re.fullmatch(r"(?:ok(?:ay)?|done|thanks|got|it|right|sure|great|perfect|and|i|i've|"
+                                           r"we|we've|have|just|now|also|all)", words[-1])
+        if not starts and _OBJECT_AFTER.match(after):
+            continue   # "the server logged the error": someone else's act
+        if _NOT_MEMORY.match(after) or re.search(r"\b(?:draft|file|pdf|document|photos?|game|progress)\s*$", before):
+            continue
+        subject = re.sub(_INTERJECTION, "", before).strip(" ,;:—–-(")
+        if len(subject.split()) >= 2:
+            return match[0], subject
+        said = after.strip(" ,;:—–-()")
+        return match[0], "" if re.match(r"(?:for|to|in|into|under|as|with|away|down|on file)\b", said) else said
+    return None
 
 
 def claim(sentence: str) -> tuple[str, str] | None:
@@ -185,8 +216,8 @@ def claim(sentence: str) -> tuple[str, str] | None:
     recorded". Not a claim: a question, a negation, someone else's saving, a file saved,
     a save dated in the past ("I noted it back in June").
     """
-    text = normal(speech.unquote(sentence)) if not sentence.lstrip().startswith(('"', "“")) else normal(sentence)
-    if text.endswith("?"):
+    text = normal(speech.unquote(sentence))
+    if text.endswith("?") or speech.is_hypothetical(sentence):
         return None
     for pattern in (_CLAIM_THAT, _CLAIM_LABELLED, _CLAIM_HEAD, _CLAIM_NOUN, _CLAIM_I, _CLAIM_BARE, _CLAIM_GOT_DOWN,
                     _CLAIM_PASSIVE, _CLAIM_TAIL):
@@ -235,6 +266,9 @@ def claim(sentence: str) -> tuple[str, str] | None:
         else:
             content = match["rest"].strip() if pattern in (_CLAIM_THAT, _CLAIM_LABELLED) else _claim_content(sentence, rest)
         return match["verb"].split()[0], _as_written(content.rstrip(". "), sentence) if content else ""
+    loose = _claim_loose(text) if not _PAST_TIME.search(text) else None
+    if loose:
+        return loose[0], _as_written(loose[1].rstrip(". "), sentence) if loose[1] else ""
     return None
 
 
@@ -398,14 +432,14 @@ _IRREGULAR = {"write": "wrote|written", "write up": "wrote up|written up", "run"
               "make sure": "made sure", "keep you posted": "kept you posted", "let you know": "let you know",
               "shut": "shut", "put": "put", "book": "booked", "ship": "shipped", "open": "opened"}
 _KEPT_TOOL = {
-    "save": re.compile(r"\bremember\b|\bmemories/|\bsave|\bnote\b", re.IGNORECASE),
-    "commit": re.compile(r"\bgit\b[^\n]*\b(?:commit|push)\b|\bcommit\b", re.IGNORECASE),
+    "save": lazy(r"\bremember\b|\bmemories/|\bsave|\bnote\b", re.IGNORECASE),
+    "commit": lazy(r"\bgit\b[^\n]*\b(?:commit|push)\b|\bcommit\b", re.IGNORECASE),
 }
-_KEPT_FOLLOW_UP = re.compile(
+_KEPT_FOLLOW_UP = lazy(
     r"\b(?:as promised|following up|circling back|getting back to you|here(?:'s| is) (?:the|my) (?:update|follow-up)"
     r"|(?:followed|checked|circled|reported|got|came) (?:up|back)|looked into|found out)\b")
 _ACTED_ON = ("look into", "investigate", "find out")
-_NEGATED = re.compile(r"(?:\bnot|n't|\bnever|\byet to|\bwill|'ll|\bgoing to|\bto)\s+(?:\w+\s+)?$")
+_NEGATED = lazy(r"(?:\bnot|n't|\bnever|\byet to|\bwill|'ll|\bgoing to|\bto)\s+(?:\w+\s+)?$")
 _STOP = set("a an the that this it these those them to of for in on at by with and or my your our me you i we "
             "about up back next later tomorrow tonight today now soon week day after before also all".split())
 

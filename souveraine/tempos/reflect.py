@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from souveraine.inference import client as inference
 from souveraine.inference import extractive, guard
+from souveraine.language import names
 from souveraine.store import clock, journal
 from souveraine.store.journal import Turn
 from souveraine.store.memory import Memory
@@ -40,6 +41,7 @@ The Anchor — what held steady throughout.
 End every bullet with the block ids of the turns it speaks of, written like ^t143205u4a1f. \
 Use only block ids that appear in the transcript."""
 USER_PROMPT = "The transcript since the last witness:\n\n{transcript}"
+FOLD_AT = 1.0            # a turn turning this much (extractive.turning) is a turning point
 TURN_CHARS = 1500        # each turn shown to the model is cut to this
 TRANSCRIPT_CHARS = 24_000  # the newest turns that fit are shown
 
@@ -139,14 +141,15 @@ def witness(turns: list[Turn], held: set[str], endpoint: inference.Endpoint | No
 
 
 def fold(turns: list[Turn], most: int = 3) -> list[str]:
-    rated = [(extractive.intensity(t.text), i, t) for i, t in enumerate(turns)]
-    peaks = sorted((r for r in rated if r[0] >= 1.0), key=lambda r: (-r[0], r[1]))[:most]
+    """The turning points: the turns that carried a feeling, a decision or a surprise, at most three."""
+    rated = [(extractive.turning(t.text), i, t) for i, t in enumerate(turns)]
+    peaks = sorted((r for r in rated if r[0] >= FOLD_AT), key=lambda r: (-r[0], r[1]))[:most]
     if not peaks:
         longest = max(turns, key=lambda t: len(t.text))
         return [f"no turn rose above an even pitch; the fullest was {longest.role}'s, {longest.link}"]
     lines = []
     for _, _, turn in sorted(peaks, key=lambda r: r[1]):
-        sentence = max(extractive.sentences(turn.text) or [turn.text], key=extractive.intensity)
+        sentence = max(extractive.sentences(turn.text) or [turn.text], key=extractive.turning)
         lines.append(f"“{extractive.clip(sentence, 160)}”, said the {turn.role} ({turn.link})")
     return lines
 
@@ -166,16 +169,35 @@ def chain(turns: list[Turn], most: int = 3) -> list[str]:
 
 
 def anchor(turns: list[Turn], held: set[str], exclude: set[str] = frozenset(), most: int = 2) -> list[str]:
-    """Terms present at the window's start and at its end, those the memory already held first."""
-    third = max(1, len(turns) // 3)
-    steady = [term for term in terms(turns)
-              if len(term.turns) > 1 and term.turns[0] < third and term.turns[-1] >= len(turns) - third]
+    """What held: a person, a project, a goal — the names said in both halves of the window,
+    people first, those the memory already held next, the most said first; without one, a
+    topic both speakers kept returning to (never an everyday word like "time" or "book")."""
+    half = max(1, len(turns) // 2)
+    found = terms(turns)
+    named = {p.name.casefold() for t in turns for p in names.people(t.text)}
+    steady = [term for term in found if term.is_name and len(term.turns) > 1
+              and term.turns[0] < half <= term.turns[-1]]
+    if not steady:
+        floor = max(3, len(turns) // 4)
+        steady = [term for term in found if len(term.turns) >= floor and term.turns[0] < half <= term.turns[-1]
+                  and (term.is_name or (len(term.key) > 4 and term.key not in GENERIC
+                                        and len({turns[i].role for i in term.turns}) > 1))]
+
     def weight(term):
         known = extractive.words(term.key) <= held
-        return (term.key in exclude, not known, -len(term.turns), term.turns[0])
+        return (term.key in exclude, term.key not in named, not term.is_name, not known, -len(term.turns), term.turns[0])
     lines = [f"*{term.shown}*, from {turns[term.turns[0]].link} to {turns[term.turns[-1]].link}, in {len(term.turns)} turns"
              for term in sorted(steady, key=weight)[:most]]
-    return lines or [f"nothing held from the first turn to the last; it began at {turns[0].link} and ended at {turns[-1].link}"]
+    return lines or [f"no person, project or topic ran through it; it began at {turns[0].link} and ended at {turns[-1].link}"]
+
+
+GENERIC = frozenset("""
+thing things time times today tomorrow yesterday week weeks month months year years something anything everything
+nothing people person message messages book books question questions answer answers point points idea ideas way ways
+part parts place places work working stuff number numbers problem problems issue issues matter case kind sort lot
+little bit while moment morning evening night minute minutes hour hours second seconds really actually maybe though
+about would could should there their these those which where thanks thank sorry great right think thought going
+""".split())
 
 
 def flame(turns: list[Turn], held: set[str]) -> list[tuple[str, Turn]]:
@@ -222,8 +244,13 @@ def _ask_model(turns: list[Turn], endpoint: inference.Endpoint) -> tuple[tuple |
     An endpoint that fails raises InferenceError before anything is written."""
     sized = inference.budget(endpoint, "reflection")
     room = min(TRANSCRIPT_CHARS, sized.prompt_chars - len(SYSTEM_PROMPT) - len(USER_PROMPT))
-    answer = inference.Client(endpoint).ask(SYSTEM_PROMPT, USER_PROMPT.format(transcript=transcript(turns, room)),
-                                            max_tokens=sized.max_tokens)
+    try:
+        answer = inference.Client(endpoint).ask(SYSTEM_PROMPT, USER_PROMPT.format(transcript=transcript(turns, room)),
+                                                max_tokens=sized.max_tokens)
+    except inference.InferenceError as exc:
+        if exc.code not in inference.ANSWER_FAILURES:
+            raise
+        return None, f"The witness model {endpoint.model} gave no usable answer ({exc}); the extractive witness was kept."
     sections = _sections(answer)
     window = {t.block_id: t.text for t in turns}
     verdicts = {name: guard.check(sections.get(name, []), window) for name in ("fold", "chain", "anchor")}

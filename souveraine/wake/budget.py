@@ -3,13 +3,19 @@ by the one counter, and optionally a cap in characters (--max-chars) for an agen
 what a hook prints; over either, parts go in their cut order and the document says so.
 
 Who you are and the constitutive memories are never cut: when they alone do not fit, the
-wake is refused with what to do.
+wake is refused with what to do. Before any part goes whole, a pinned file or synthesis that
+alone is most of the wake and over a quarter of the budget is cut to that quarter at a
+line, and the wake says where the rest is: one oversized note must not push out
+everything else.
 """
 
 from typing import Callable
 
 from souveraine.errors import Refused
-from souveraine.wake.document import Wake
+from souveraine.wake.document import Part, Wake
+
+PART_SHARE = 0.25                      # no one pinned file may take more of the budget than this
+PINNED = ("system", "synthesized")
 
 
 def limit(model: dict, budget: int | None = None) -> int:
@@ -29,8 +35,11 @@ def fit(wake: Wake, measure: Callable[[Wake], int], render: Callable[[Wake], str
             wake.chars = chars(render(wake))
         return wake.used > wake.limit or (wake.max_chars is not None and wake.chars > wake.max_chars)
 
-    cuttable = sorted((p for p in wake.parts if p.cut is not None), key=lambda p: (p.cut, -p.seq))
     too_big = over()
+    if too_big:
+        _shorten_oversized(wake, render)
+        too_big = over()
+    cuttable = sorted((p for p in wake.parts if p.cut is not None), key=lambda p: (p.cut, -p.seq))
     for part in cuttable:
         if not too_big:
             break
@@ -49,4 +58,32 @@ def fit(wake: Wake, measure: Callable[[Wake], int], render: Callable[[Wake], str
             "--budget, and keep the identity to indexes (doctor: move detail to reference/, keep system/ small)",
             code="wake_over_budget")
     return wake
+
+
+def _shorten_oversized(wake: Wake, render) -> None:
+    """Cut a pinned part that is most of the wake and more than PART_SHARE of the budget to that
+    share, at a line; smaller parts go whole, in the cut order."""
+    text = render(wake) if render else "".join(p.md for p in wake.parts)
+    per_token = len(text) / max(1, wake.used)
+    room = int(PART_SHARE * wake.limit * per_token)
+    if wake.max_chars is not None:
+        room = min(room, int(PART_SHARE * wake.max_chars))
+    for part in wake.parts:
+        oversized = len(part.md) > room and len(part.md) > len(text) / 2     # it alone is most of the wake
+        if part.section in PINNED and part.cut is not None and oversized:
+            shown = _at_a_line(part.md, room)
+            whole = len(part.md)
+            part.md = (f"{shown}\n\n_Cut here: {len(shown):,} of {whole:,} characters shown; the rest is in "
+                       f"`{part.key}`._\n")
+            part.data = {**part.data, "cut": {"shown": len(shown), "of": whole}}
+            wake.left_out.append(Part("cut", part.key, {"shown": len(shown), "of": whole}, ""))
+
+
+def _at_a_line(md: str, room: int) -> str:
+    """The start of ``md`` within ``room`` characters, ending at a line, with no code fence left open."""
+    head = md[:room]
+    head = head[:head.rfind("\n")] if "\n" in head else head
+    if head.count("```") % 2:
+        head += "\n```"
+    return head.rstrip()
 

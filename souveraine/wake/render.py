@@ -102,6 +102,10 @@ def _notice(section: str, dropped: list[Part]) -> tuple[str, str]:
         return f"{n} entr{'y' if n == 1 else 'ies'} of the on-demand index", "browse " + paths
     if section == "surfacing":
         return "what surfaces now", "`souveraine surface --peek` (or `souveraine inbox`)"
+    if section == "cut":
+        sizes = ", ".join(f"`{p.key}` ({p.data['shown']:,} of {p.data['of']:,} characters shown)" for p in dropped)
+        return (f"the rest of {n} oversized pinned file{'s' if n > 1 else ''}",
+                f"open {sizes}, or `souveraine recall WORDS` for the part you need")
     if section == "at_work":
         return f"{n} line{'s' if n > 1 else ''} of what is at work now", "`souveraine status`"
     if section == "shaped_by":

@@ -196,3 +196,12 @@ def test_dry_run_says_when_there_is_nothing_to_do(invoke):
     result = invoke("defrag", "--dry-run")
     assert result.exit_code == 0
     assert "defrag: nothing to do" in result.stderr
+
+
+def test_a_merge_never_writes_a_paragraph_the_keeper_already_holds():
+    from souveraine.care.defrag import _new_paragraphs
+
+    had = ["Rye is denser than wheat, and it keeps longer.", "## Starter", "Feed the starter twice a day."]
+    offered = ["Rye is  denser than wheat,\nand it keeps longer!", "## starter", "feed the starter", "Spelt needs less water.",
+               "Spelt needs less water."]
+    assert _new_paragraphs(had, offered) == ["Spelt needs less water."]

@@ -53,8 +53,8 @@ def test_digest_distils_a_week_into_people_and_domains(week, invoke):
     assert {p: week.path(p).read_bytes() for p in journal.days(week.root)} == journal_before
     alice = week.path("people/alice-martin.md").read_text()
     assert "name: Alice Martin" in alice
-    assert "- 2026-03-02: I had lunch with Alice Martin today. [[journal/2026/03/2026-03-02#^t091500u" in alice
-    assert "- 2026-03-04: Alice said the glaze cracked; a bob of clay was left. [[journal/2026/03/2026-03-04#^" in alice
+    assert "- 2026-03-02, the user: I had lunch with Alice Martin today. [[journal/2026/03/2026-03-02#^t091500u" in alice
+    assert "- 2026-03-04, the user: Alice said the glaze cracked. [[journal/2026/03/2026-03-04#^" in alice
     assert "Next week" not in alice   # 9 March is in the next week
     bob = week.path("people/bob.md").read_text()
     assert bob.startswith(BOB)
@@ -101,3 +101,24 @@ def test_a_week_that_is_not_an_iso_week_is_refused(invoke, week):
     result = invoke("digest", "--week", week)
     assert result.exit_code == 2
     assert result.stderr == f"souveraine: '{week}' is not an ISO week; give YYYY-Www, e.g. 2026-W48\n"
+
+
+HARD = [
+    (date(2026, 3, 2), "09:00:00", "user", "As promised, the Airflow logs. I called Inês about the cake; she's in."),
+    (date(2026, 3, 2), "09:01:00", "assistant", "Then ask Tomás for the drill. Dr. Amara Okafor moved the appointment."),
+    (date(2026, 3, 3), "10:00:00", "user", "Per [[people/alice]], the glaze needs a second firing."),
+    (date(2026, 3, 3), "10:01:00", "assistant", "Lisbon is lovely in March. Dr. Silva agreed to the date."),
+]
+
+
+def test_digest_finds_people_not_sentence_openers_or_products(memory, invoke):
+    write_turns(memory, HARD)
+    data = json.loads(invoke("digest", "--week", "2026-W10", "--json").stdout)
+    assert data["people"] == ["Alice", "Dr. Amara Okafor", "Dr. Silva", "Inês", "Tomás"]
+    assert {"people/alice.md", "people/amara-okafor.md", "people/silva.md", "people/ines.md", "people/tomas.md"} <= set(data["notes"])
+    assert not any(p in data["notes"] for p in ("people/as.md", "people/airflow.md", "people/dr.md", "people/in.md",
+                                                "people/tom.md", "people/lisbon.md", "people/per.md"))
+    ines = memory.read_text("people/ines.md")
+    assert "- 2026-03-02, the user: I called Inês about the cake. [[journal/2026/03/2026-03-02#^" in ines
+    assert "the glaze needs a second firing" in memory.read_text("people/alice.md")
+    assert_clean(memory.root)

@@ -137,3 +137,9 @@ def test_without_a_model_there_is_no_judge(memory):
     from souveraine.tempos import judge
 
     assert judge.client(memory) is None
+
+
+def test_an_acknowledgement_keeps_the_users_fact_not_its_own_words():
+    assert fact("Noted for next time.", "Good point. Lena arrives in Lisbon on Friday.") == \
+        "Lena arrives in Lisbon on Friday (2026-12-04)."
+    assert fact("Filing that away.", "The gate code is 4471.") == "The gate code is 4471."

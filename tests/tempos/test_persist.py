@@ -324,3 +324,18 @@ def test_the_real_binary_under_a_stop_hook(memory, tmp_path):
     done = souveraine("--memory", str(memory.root), "persist", "--claude-code", input=json.dumps(payload))
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
     assert_clean(memory.root)
+
+
+def test_a_person_named_gets_a_cited_line_in_their_note_in_the_same_commit(memory, at_1432):
+    result = persist(memory, Exchange(user="As promised: I called Inês about the cake; she's in. Per [[people/alice]], fine.",
+                                      assistant="Good. Then ask Tomás for the drill."))
+    assert result.people == ["people/alice.md", "people/ines.md", "people/tomas.md"]
+    [user, answer] = result.turns
+    ines = memory.read_text("people/ines.md")
+    assert f"- 2026-11-30, the user: I called Inês about the cake. {user['link']}" in ines
+    assert f"- 2026-11-30, the agent: Then ask Tomás for the drill. {answer['link']}" in memory.read_text("people/tomas.md")
+    assert "[[people/ines|Inês]]" in memory.read_text("people/_index.md")
+    changed = git(memory.root, "show", "--name-only", "--format=", "HEAD").split()
+    assert {"people/ines.md", "people/tomas.md", "people/alice.md", "people/_index.md"} <= set(changed)
+    assert not memory.exists("people/as.md") and not memory.exists("people/per.md")
+    assert_clean(memory.root)

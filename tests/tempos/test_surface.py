@@ -140,3 +140,22 @@ def test_with_the_inbox_off_nothing_is_queued_or_surfaced(invoke, memory):
     assert (done.exit_code, done.stderr.split(";")[0]) == (1, "souveraine: the inbox is off (inbox_enabled = false in souveraine.toml)")
     assert surface(Memory(memory.root)).surfaced == []
     assert_clean(memory.root)
+
+
+def test_a_dated_item_waits_for_its_time(memory, monkeypatch, invoke):
+    from datetime import datetime
+
+    from souveraine.tempos import inbox
+    from souveraine.tempos.surface import surface
+
+    monkeypatch.setenv("SOUVERAINE_NOW", "2026-11-30T09:00:00+00:00")
+    with memory.change("chore(inbox): queue a dated thought") as change:
+        inbox.queue(change, [inbox.new_item("Due Thursday: send the form", "high", due=datetime(2026, 12, 3, 8, 0))])
+    assert "(waits until 2026-12-03 08:00)" in invoke("inbox").output
+    assert surface(memory).surfaced == []
+    monkeypatch.setenv("SOUVERAINE_NOW", "2026-12-03T07:59:00+00:00")
+    assert surface(memory, peek=True).surfaced == []
+    monkeypatch.setenv("SOUVERAINE_NOW", "2026-12-03T08:00:00+00:00")
+    [item] = surface(memory).surfaced
+    assert item.text == "Due Thursday: send the form" and item.due == datetime(2026, 12, 3, 8, 0)
+    assert "[due: 2026-12-03 08:00]" in (memory.root / "inbox/sent.md").read_text()

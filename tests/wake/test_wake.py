@@ -268,3 +268,27 @@ def test_tail_reads_the_end_of_a_long_file(tmp_path):
     assert now.tail(path, 3, block=64).splitlines() == ["line 4997", "line 4998", "line 4999"]
     path.write_text("only\n")
     assert now.tail(path, 3).splitlines() == ["only"]
+
+
+def test_one_oversized_pinned_note_is_cut_not_everything_else(lived, tmp_path):
+    import shutil
+
+    from souveraine.store.memory import Memory
+    from souveraine.wake import wake as wake_of
+
+    root = shutil.copytree(lived.root, tmp_path / "copy", symlinks=True)
+    memory = Memory(root)
+    before = wake_of(memory)
+    kept = {p.section for p in before.parts}
+    paragraph = "The ledger keeps every receipt of the orchard since 1998, line by line, with its date and its sum.\n\n"
+    (root / "system" / "project" / "dump.md").write_text("# Everything\n\n" + paragraph * 950)    # about 96 KB
+    cut = wake_of(memory)
+    text = cut.markdown()
+    assert {p.section for p in cut.parts} == kept                 # the essence, the inner voice, the memories stay
+    assert {p.key for p in cut.parts if p.section == "system"} >= {p.key for p in before.parts if p.section == "system"}
+    assert cut.used <= cut.limit
+    [dump] = [p for p in cut.parts if p.key == "system/project/dump.md"]
+    assert dump.data["cut"]["of"] > 90_000 and dump.data["cut"]["shown"] <= 0.25 * cut.limit * 4
+    assert "_Cut here: " in dump.md and "the rest is in `system/project/dump.md`._" in dump.md
+    assert [e["section"] for e in cut.to_dict()["budget"]["left_out"]] == ["cut"]
+    assert "\n- the rest of 1 oversized pinned file: open `system/project/dump.md` (" in text

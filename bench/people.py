@@ -1,0 +1,62 @@
+"""Person detection (souveraine.language.names) on a labelled set: precision and recall per half.
+
+Usage: python bench/people.py [--half dev|held-out|both] [--show-errors]
+
+bench/data/people.tsv: one turn a line with the people it names (322 mentions in 317
+turns, non-ASCII names among them, and turns whose capitals name no one: places, products,
+sentence openers). Lines alternate between the development half (even) and the held-out
+half (odd). A found person is right when its name is one the line lists (any case).
+Targets: precision ≥ 0.95, recall ≥ 0.90 on each half.
+"""
+
+import argparse
+import csv
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+DATA = Path(__file__).resolve().parent / "data" / "people.tsv"
+HALVES = ("dev", "held-out")
+
+
+def labelled(half: str) -> list[tuple[list[str], str]]:
+    with open(DATA, encoding="utf-8", newline="") as handle:
+        rows = [r for r in csv.reader(handle, delimiter="\t", quoting=csv.QUOTE_NONE) if r and not r[0].startswith("#")]
+    pick = HALVES.index(half)
+    return [([n for n in gold.split("|") if n], text) for i, (gold, text) in enumerate(rows) if i % 2 == pick]
+
+
+def measure(half: str) -> dict:
+    from souveraine.language import names
+
+    right = found = expected = 0
+    errors = []
+    for gold, text in labelled(half):
+        want = {g.casefold() for g in gold}
+        got = {p.name.casefold() for p in names.people(text)}
+        right += len(want & got)
+        found += len(got)
+        expected += len(want)
+        if want != got:
+            errors.append((text, sorted(want - got), sorted(got - want)))
+    return {"half": half, "mentions": expected, "found": found, "right": right,
+            "precision": right / found if found else 1.0, "recall": right / expected if expected else 1.0, "errors": errors}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--half", choices=(*HALVES, "both"), default="both")
+    parser.add_argument("--show-errors", action="store_true", help="print the development half's errors")
+    args = parser.parse_args()
+    for half in HALVES if args.half == "both" else (args.half,):
+        r = measure(half)
+        print(f"{half:9} {r['mentions']} mentions: precision {r['precision']:.3f} ({r['right']}/{r['found']}), "
+              f"recall {r['recall']:.3f} ({r['right']}/{r['mentions']})")
+        if args.show_errors and half == "dev":
+            for text, missed, wrong in r["errors"]:
+                print(f"  missed {missed} wrong {wrong}: {text}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,264 @@
+"""People named in text: "Tomás", "Dr. Amara Okafor", "Inês's", "[[people/alice]]" — and not "As
+promised", "Airflow", "Lisbon" or "Consider".
+
+A capitalised run of words (Unicode letters, through the ``regex`` module: "Søren",
+"Łukasz", "Jean-Paul", "O'Brien", "Nguyễn Văn An") is a person when one of these says so:
+
+- a link to ``people/…`` (the alias, or the note's name) — always;
+- a title before it (Dr., Mrs., Prof., Uncle, Aunt…);
+- a name the memory already knows as a person (``known``);
+- its first word is a given name — one of the ~31,000 first names, from 86 locales, that
+  Faker ships — and not one that is also a common word ("May", "Will", "Mark") unless
+  something else says so;
+- what surrounds it: a relation before it ("my neighbour", "met", "ask", "called"), or a
+  person's verb after it ("said", "is my", "wants", "lent").
+
+A possessive is not part of the name; a place or an organisation ("Mill Road", "the
+Crown") is not a person. The first names are read from Faker once per install and kept in the user's cache
+(~/.cache/souveraine/), so persist does not pay for importing Faker.
+"""
+
+import os
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+_WORD = (r"\p{Lu}(?:[\p{Ll}\p{M}]+|(?=['’]\p{Lu}))(?:\p{Lu}[\p{Ll}\p{M}]+)?"
+         r"(?:['’]\p{Lu}[\p{Ll}\p{M}]+|-\p{L}[\p{Ll}\p{M}]+)*")
+_PARTICLE = r"(?:de|da|do|dos|das|du|van|von|der|den|la|le|bin|ibn|al|el|y|di|del|della|ter|ten|Văn|Thị)"
+TITLES = ("dr", "dr.", "doctor", "mr", "mr.", "mrs", "mrs.", "ms", "ms.", "mx", "mx.", "prof", "prof.", "professor",
+          "sir", "dame", "lady", "lord", "mme", "mme.", "madame", "mlle", "monsieur", "herr", "frau", "señor", "señora",
+          "sr.", "sra.", "uncle", "aunt", "auntie", "grandma", "grandpa", "granny", "grandad", "cousin", "great-aunt",
+          "great-uncle", "nana", "nonna", "abuela", "abuelo", "tante", "oncle")
+# Given names that are also everyday words: a person only when something else says so.
+AMBIGUOUS = frozenset("""
+may will rose mark bill joy grace hope faith art jack frank sue pat rob bob dawn summer autumn june april august
+sky iris ivy lily daisy amber ruby pearl olive hazel holly penny sandy sunny victor chase gene guy max ray rich
+don drew earl miles neil page reed rusty sage skip wade ward dean lane hunter river storm honey angel star precious
+jade crystal destiny harmony melody royal king prince duke baron justice liberty unique mercy patience charity
+christian major marshal sterling bishop cash clay cliff dale glen heath moss forest stone wolf bear fox robin jay
+wren lark dove florence paris london sydney jordan austin dallas phoenix georgia carolina virginia india china
+kenya chelsea brooklyn devon camden lincoln orlando jersey tyrone adelaide hope long young brown white black green
+gray grey price little wood hill field rich north west south east will worth per via
+""".split())
+NOT_PEOPLE = frozenset("""
+i i'm i've i'll i'd me my we you he she they it this that these those the a an and but or so then there here what when
+where why how who yes no ok okay hello hi hey thanks thank dear monday tuesday wednesday thursday friday saturday
+sunday january february march april may june july august september october november december christmas easter god
+as consider random safe mild enjoy perfect great sure lovely noted please sorry good nice cool fine also just still
+""".split())
+_PLACE_AFTER = frozenset("""
+street st road rd lane avenue ave way close drive square place park hall school college university hospital clinic
+station airport bank church chapel café cafe bar pub inn hotel museum gallery library market centre center gardens
+house office club team inc ltd llc co corp company group foundation institute council river bay beach island mountain
+""".split())
+# A name that opens a sentence and is followed by one of these is a place more often than a person.
+_PLACE_WORDS = frozenset({"in", "at", "on", "near", "by", "from", "to", "for", "airport", "station"})
+_BEFORE = frozenset("""
+with met meet meeting told tell asked ask call called calling phone phoned email emailed text texted thank thanked
+visit visited saw see invite invited named name by from for to and sister brother mother father mum mom dad wife
+husband partner friend neighbour neighbor boss manager colleague son daughter aunt uncle cousin grandma grandpa
+landlady landlord editor dentist doctor vet teacher cleaner plumber godfather godmother fiancé fiancée buddy
+""".split())
+_AFTER = frozenset("""
+said says say told tells asked asks thinks thought wants wanted wrote writes called calls mentioned likes liked prefers
+preferred suggested suggests agreed agrees replied replies loves loved hates hated feels felt promised promises
+explained lent lends gave gives offered offers recommended recommends sent sends owes owed paid pays fixed fixes helped
+helps invited invites reviewed reviewed disagreed sounded turns turned retires retired runs ran plays played got gets
+is was has had will can can't cannot won't doesn't didn't and
+""".split())
+
+
+@dataclass(frozen=True)
+class Person:
+    name: str        # as written, without a title or a possessive: "Amara Okafor"
+    start: int       # its offset in the text
+    end: int
+    how: str         # link | title | known | given name | context
+    title: str = ""  # "Dr." when one came before it
+
+    @property
+    def shown(self) -> str:
+        """The name with a professional title ("Dr. Amara Okafor"); family words are not kept."""
+        keep = self.title and self.title.rstrip(".").casefold() in ("dr", "prof", "professor", "doctor")
+        return f"{self.title} {self.name}" if keep else self.name
+
+
+def people(text: str, known=()) -> list[Person]:
+    """The people ``text`` names, in order; ``known`` are names (any case) already known as people."""
+    import regex
+
+    from souveraine.language.sentences import mask_code
+
+    known = {k.casefold() for k in known}
+    found: list[Person] = []
+    taken: list[tuple[int, int]] = []
+    for match in regex.finditer(r"\[\[people/([^\]|#]+)(?:#[^\]|]*)?(?:\|([^\]]+))?\]\]", text):
+        name = (match[2] or match[1].rsplit("/", 1)[-1].replace("-", " ").title()).strip()
+        found.append(Person(name, match.start(), match.end(), "link"))
+        taken.append((match.start(), match.end()))
+    plain = mask_code(regex.sub(r"\[\[[^\]]*\]\]", lambda m: " " * len(m[0]), text), inline=True)
+    run = regex.compile(rf"(?<![\p{{L}}\p{{M}}'’-])({_WORD}(?:\s+(?:{_PARTICLE}\s+)*{_WORD})*)(['’]s?)?(?![\p{{L}}\p{{M}}])")
+    runs = list(run.finditer(plain))
+    for match in runs:
+        person = _judge(plain, match.start(1), match.end(1), known)
+        if person:
+            found.append(person)
+    found += _coordinated(plain, runs, found)
+    return sorted(found, key=lambda p: p.start)
+
+
+def _coordinated(text: str, runs: list, found: list[Person]) -> list[Person]:
+    """"Wen and Mei", "Tamsin …, Oona …": a one-word capitalised run joined by "and" or a comma to a
+    person is a person too."""
+    import regex
+
+    spans = {(p.start, p.end) for p in found}
+    more = []
+    for match in runs:
+        start, end = match.start(1), match.end(1)
+        if (start, end) in spans or " " in match[1] or match[1].casefold() in NOT_PEOPLE | AMBIGUOUS:
+            continue
+        for person in found:
+            between = text[end:person.start] if end <= person.start else text[person.end:start]
+            if regex.fullmatch(r"(?:['’]s)?\s*(?:,|and|&|,\s*and)\s*", between):
+                more.append(Person(match[1], start, end, "context"))
+                break
+    return more
+
+
+def _judge(text: str, start: int, end: int, known: set[str]) -> Person | None:
+    words = text[start:end].split()
+    before = _words_before(text, start)
+    title = before[-1] if before and before[-1].casefold() in TITLES else ""
+    opens = _opens(text, start) and not title
+    if title and len(before) > 1 and f"{before[-2]} {before[-1]}".casefold() in TITLES:
+        title = f"{before[-2]} {before[-1]}"
+    while len(words) > 1 and words[0].casefold() in TITLES:          # "Uncle Femi", "Great-aunt Wilhelmina"
+        title, words, start = words[0], words[1:], _next(text, start, words[0])
+        before, opens = [*before, title], False
+    while words and (words[0].casefold() in NOT_PEOPLE or                    # "As Tomás said", "The General"
+                     len(words) > 1 and opens and not _given(words[0]) and words[0].casefold() not in known):
+        before, start, words, opens = [*before, words[0]], _next(text, start, words[0]), words[1:], False
+    if not words or len(words) == 1 and (words[0].casefold() in TITLES or f"{words[0].casefold()}." in TITLES):
+        return None
+    after = _words_after(text, start + len(" ".join(words)))
+    place = {w.casefold().strip(".,") for w in [words[-1], *after[:1]]} & _PLACE_AFTER
+    if place and len(words) + len(after) > 1 or (before and before[-1].casefold() == "the"):
+        return None
+    name = " ".join(words)
+    folded = name.casefold()
+    how = None
+    if title:
+        how = "title"
+    elif folded in known or words[0].casefold() in known:
+        how = "known"
+    elif _given(words[0]) and (words[0].casefold() not in AMBIGUOUS or len(words) > 1 and not opens):
+        how = None if opens and len(words) == 1 and after and after[0].casefold() in _PLACE_WORDS else "given name"
+    if how is None and _context(before, after):
+        how = "context"
+    if how is None:
+        return None
+    if how != "title" and all(w.casefold() in NOT_PEOPLE for w in words):
+        return None
+    return Person(name, start, start + len(name), how, title)
+
+
+def _next(text: str, start: int, word: str) -> int:
+    """The offset of the word after ``word``, which begins at ``start``."""
+    at = start + len(word)
+    return at + len(text[at:]) - len(text[at:].lstrip())
+
+
+def _words_before(text: str, start: int) -> list[str]:
+    return text[max(0, start - 40):start].replace(",", " ").split()[-3:]
+
+
+def _words_after(text: str, end: int) -> list[str]:
+    return text[end:end + 40].replace("'s", " ").replace("’s", " ").split()[:2]
+
+
+def _opens(text: str, start: int) -> bool:
+    """Does the word at ``start`` open a sentence?"""
+    head = text[:start].rstrip()
+    return not head or head[-1] in ".!?:;\n\"“(-—"
+
+
+def _context(before: list[str], after: list[str]) -> bool:
+    if before and before[-1].casefold().strip(",") in _BEFORE - {"and", "to", "for", "by", "from"}:
+        return True
+    if after and after[0].casefold().strip(",.") in _AFTER - {"and", "is", "was", "has", "had", "will", "can"}:
+        return True
+    return len(after) > 1 and after[0].casefold() in ("is", "was") and after[1].casefold() in ("my", "our", "his", "her", "their")
+
+
+def is_given(word: str) -> bool:
+    """Is ``word`` a given name in some locale ("Tomás", "Ngozi", and "Tomas" for "Tomás")?"""
+    return _given(word)
+
+
+def _given(word: str) -> bool:
+    names = first_names()
+    if word in names:
+        return True
+    import unicodedata
+
+    bare = "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
+    return bare in names
+
+
+@lru_cache(maxsize=1)
+def first_names() -> frozenset[str]:
+    """Every first name Faker knows, in every locale; read once, then from the user's cache."""
+    from importlib.util import find_spec
+
+    # Faker is found, not imported (that costs half a second): the cache is keyed by its install.
+    spec = find_spec("faker")
+    if spec is None or not spec.origin:
+        return frozenset()
+    stamp = Path(spec.origin).stat().st_mtime_ns
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "souveraine" / f"first-names-{stamp}.txt"
+    try:
+        return frozenset(cache.read_text(encoding="utf-8").split("\n"))
+    except OSError:
+        pass
+    names = _from_faker()
+    try:
+        from souveraine.store.atomic import atomic_write
+
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(cache, "\n".join(sorted(names)))
+    except OSError:
+        pass   # no cache: read from Faker again next time
+    return names
+
+
+def _from_faker() -> frozenset[str]:
+    import importlib
+    import pkgutil
+
+    import faker.providers.person as providers
+
+    found: set[str] = set()
+    for module in pkgutil.iter_modules(providers.__path__):
+        try:
+            provider = importlib.import_module(f"{providers.__name__}.{module.name}").Provider
+        except (ImportError, AttributeError):
+            continue
+        for attribute in ("first_names", "first_names_male", "first_names_female", "first_names_nonbinary",
+                          "first_romanized_names"):
+            value = provider.__dict__.get(attribute)
+            if isinstance(value, dict):
+                value = list(value)
+            if isinstance(value, (list, tuple)):
+                found.update(n for n in value if isinstance(n, str) and n[:1].isupper() and " " not in n)
+    return frozenset(found)
+
+
+def slug(name: str) -> str:
+    """The file name a person's note gets: "Inês Álvares" → "ines-alvares"."""
+    import re
+    import unicodedata
+
+    plain = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().lower()
+    return "-".join(re.findall(r"[a-z0-9]+", plain)[:6]) or "someone"
