@@ -335,3 +335,21 @@ def test_elevate_takes_a_witness_attestation_as_json(memory, witnesses):
     result = run(scenario, server.build(memory.root))
     assert (result["tier"], result["attesters"]) == ("constitutive", [witnesses[0].did])
     assert_clean(memory.root)
+
+
+def test_recall_is_one_tool_in_both_places(invoke, memory):
+    """The same arguments give the same object over MCP and through `tools --call`."""
+    memories.remember(memory, "Lea likes green tea.")
+    memories.remember(memory, "Tomás brews green tea in March.")
+    arguments = {"query": "green tea in March", "limit": 3, "context": 1}
+
+    async def scenario(client):
+        listed = {t.name: t for t in (await client.list_tools()).tools}["recall"]
+        return listed.input_schema, data(await client.call_tool("recall", arguments))
+
+    schema, over_mcp = run(scenario, server.build(memory.root))
+    called = invoke("tools", "--call", "recall", input=json.dumps(arguments))
+    defined = json.loads(invoke("tools", "--only", "recall").output)[0]["function"]["parameters"]
+    assert called.exit_code == 0, called.output
+    assert json.loads(called.output) == over_mcp and over_mcp["hits"]
+    assert defined == schema
