@@ -1,7 +1,7 @@
 """Notes an agent reads and edits itself: people/, domains/, reference/, system/, troubleshooting/…
 
-``read``, ``write``, ``edit`` (append, prepend, replace a section, find and replace) and
-``move`` work on the memory's Markdown notes, one commit each, under the laws like every
+``read``, ``write``, ``edit`` (append, prepend, replace a section, find and replace),
+``move`` and ``delete`` work on the memory's Markdown notes, one commit each, under the laws like every
 other change: a refusal carries the law's own words. Regions with their own tempo or law
 are not theirs — the journal and every append-only file, memories/ (remember, elevate,
 forget), the witness (identities/, covenants/, chronicle/), the inbox and the ledger, the
@@ -180,6 +180,25 @@ def move(memory: Memory, relpath: str, to: str) -> dict:
                     change.write(source, text)
             relinked = change.sha
     return {"path": to, "from": relpath, "commit": moved, "links_updated": sorted(follow), "links_commit": relinked}
+
+
+def delete(memory: Memory, relpath: str) -> dict:
+    """Delete a note (one commit; git keeps what it said), refused while another note links to it."""
+    from souveraine.care import links as resolver
+
+    relpath = check_path(memory, relpath, writing=True)
+    if not memory.exists(relpath):
+        raise UsageError(f"no note at '{relpath}'; list_notes shows a folder's notes")
+    with memory.lock():
+        linking = sorted(resolver.Vault.of(memory.root).inbound().get(relpath, ()))
+        if linking:
+            shown = ", ".join(linking[:3]) + ("…" if len(linking) > 3 else "")
+            raise Refused(f"{relpath} is linked from {len(linking)} note(s) ({shown}); deleting it would break "
+                          "those links: edit them first (edit_note), or move the note instead (move_note)",
+                          code="linked")
+        with memory.change(f"docs(memory): delete {relpath}") as change:
+            change.delete(relpath)
+    return {"path": relpath, "deleted": True, "commit": change.sha}
 
 
 def links(memory: Memory, relpath: str, text: str | None = None) -> list[dict]:

@@ -272,6 +272,12 @@ def _move_note(memory, path, to):
     return notebook.move(memory, path, to)
 
 
+def _delete_note(memory, path):
+    from souveraine.agents import notebook
+
+    return notebook.delete(memory, path)
+
+
 def _build_context(memory, path, depth, limit):
     from souveraine.agents import notebook
 
@@ -475,6 +481,10 @@ TOOLS: tuple[Tool, ...] = (
              NOTE_PATH,
              text("to", "The new path, with .md, like people/friends/lea.md.", required=True, cli=None),
          ), _move_note),
+    Tool("delete_note", "Delete a note", "Delete a note of people/, domains/, reference/… that no longer "
+         "serves (git history keeps what it said). Refused while another note links to it: edit those links "
+         "first, or move the note instead. Memories are forgotten with forget, not deleted here. One commit.",
+         "{path, deleted, commit}.", (NOTE_PATH,), _delete_note, destructive=True, idempotent=True),
     Tool("build_context", "Build context around a note", "A note and the notes it links to, and theirs, up to "
          "depth links away — a person with the turns that mention them, a decision with what it cites. A link "
          "to a journal turn brings that turn alone.",

@@ -37,7 +37,7 @@ def test_every_tool_is_listed_with_its_one_definition_and_annotations(memory):
         return (await client.list_tools()).tools
 
     tools = {tool.name: tool for tool in run(scenario, server.build(memory.root))}
-    assert sorted(tools) == sorted(TOOLS) and len(tools) == 22
+    assert sorted(tools) == sorted(TOOLS) and len(tools) == 23
     for definition in tooldefs.TOOLS:
         listed = tools[definition.name]
         assert listed.input_schema == definition.schema, f"{definition.name}: one definition, not two"
@@ -134,6 +134,9 @@ def test_a_session_uses_every_tool(memory, monkeypatch):
         out["moved"] = await call("move_note", {"path": "people/lea.md", "to": "people/family/lea.md"})
         out["context"] = await call("build_context", {"path": "domains/family.md", "depth": 1})
         out["listed"] = await call("list_notes", {"folder": "people/family"})
+        out["linked"] = await client.call_tool("delete_note", {"path": "people/family/lea.md"})
+        await call("write_note", {"path": "reference/scratch.md", "description": "A scratch note.", "content": "x"})
+        out["deleted"] = await call("delete_note", {"path": "reference/scratch.md"})
         out["recall"] = await call("recall", {"query": "report", "context": 1})
         kept = await call("remember", {"text": "The trip to Lisbon is in May.", "key": "trip"})
         out["elevate"] = await call("elevate", {"memory_id": kept["id"], "tier": "foundational"})
@@ -158,6 +161,10 @@ def test_a_session_uses_every_tool(memory, monkeypatch):
     assert "[[people/family/lea|Lea]]" in memory.read_text("domains/family.md")
     assert [n["path"] for n in out["context"]["notes"]] == ["domains/family.md", "people/family/lea.md"]
     assert out["listed"]["notes"] == [{"path": "people/family/lea.md", "description": "Lea, my sister."}]
+    assert out["linked"].is_error and out["linked"].content[0].text.startswith(
+        "linked: people/family/lea.md is linked from 1 note(s) (domains/family.md)")
+    assert memory.exists("people/family/lea.md")
+    assert out["deleted"]["deleted"] and not memory.exists("reference/scratch.md")
     assert out["forget"]["forgotten"] and out["doctor"]["checks"] > 0
     assert len(out["recent"]["events"]) == 5 and out["recent"]["more"] > 0
     assert out["recent"]["events"][0]["at"] >= out["recent"]["events"][-1]["at"], "newest first"
