@@ -76,9 +76,9 @@ def start(memory) -> bool:
     synthesized, less those a remote holds. Whether it was started now."""
     if path(memory).exists():
         return False
-    from souveraine.tempos import archive, pressure, reflect
+    from souveraine.tempos import archive, counters, pressure
 
-    witness, last = reflect.file_window(memory)
+    witness, last = counters.unwitnessed(memory)
     synthesis = archive.pending_turns(memory, pressure.last_synthesis(memory))
     either = {(t.path, t.block_id) for t in witness + synthesis}
     either -= _on_remotes(memory, {relpath for relpath, _ in either})

@@ -75,30 +75,20 @@ class Witness:
 
 def due(memory: Memory) -> bool:
     """Reflection is on and ``message_interval`` messages came since the last witness."""
+    from souveraine.tempos.counters import since_witness
+
     section = memory.config["reflection"]
-    if not section["enabled"]:
-        return False
-    mine = own.count(memory)
-    return (journal.messages_since(memory.root, ROLE) if mine is None else mine) >= section["message_interval"]
+    return section["enabled"] and since_witness(memory) >= section["message_interval"]
 
 
 def window(memory: Memory) -> tuple[list[Turn], Turn | None]:
-    """The turns to witness, oldest first, and the last witness (None before the first): this
-    device's own since its last witness (sync.own), or, without its record, the file's."""
+    """The turns no witness saw, oldest first, and the newest witness (None before the first);
+    tempos.counters.unwitnessed says exactly which, and so the counts agree. Once the memory
+    syncs, this device's own since its own last witness (sync.own)."""
+    from souveraine.tempos.counters import unwitnessed
+
     mine = own.window(memory)
-    return file_window(memory) if mine is None else mine
-
-
-def file_window(memory: Memory) -> tuple[list[Turn], Turn | None]:
-    """The turns since the last witness in the journal, oldest first, and that witness.
-    Reads day files newest first and stops at the witness, so the cost is the window's."""
-    collected: list[Turn] = []
-    for relpath in reversed(journal.days(memory.root)):
-        for turn in reversed(journal.read_day(memory.root, relpath)):
-            if turn.role == ROLE:
-                return collected[::-1], turn
-            collected.append(turn)
-    return collected[::-1], None
+    return unwitnessed(memory) if mine is None else mine
 
 
 def run(memory: Memory, *, force: bool = False, change=None, extractive_only: bool = False) -> dict:

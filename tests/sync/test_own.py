@@ -19,18 +19,18 @@ def test_a_memory_that_never_synced_goes_by_the_file(memory):
     assert own.load(memory) is None and own.window(memory) is None
     say(memory, 1, "alone")
     assert not own.path(memory).exists()
-    assert ids(reflect.window(memory)[0]) == ids(reflect.file_window(memory)[0])
+    assert ids(reflect.window(memory)[0]) == ids(counters.unwitnessed(memory)[0])
 
 
 def test_the_first_sync_keeps_this_device_s_turns_and_a_fresh_clone_starts_with_none(laptop, server):
     """The laptop synced first (its fixture): what it had not witnessed is its own; the server,
     cloned from the remote, has nothing of its own until it speaks."""
-    assert ids(own.window(laptop)[0]) == ids(reflect.file_window(laptop)[0]) and own.count(laptop) == 2
+    assert ids(own.window(laptop)[0]) == ids(counters.unwitnessed(laptop)[0]) and own.count(laptop) == 2
     said = say(laptop, 1, "laptop")
     assert ids(own.window(laptop)[0])[-2:] == [t["block_id"] for t in said.turns] and own.count(laptop) == 4
     assert flow.sync(laptop).outcome == "pushed" and flow.sync(server).outcome == "fast-forwarded"
     assert (own.count(server), own.count(server, "synthesized")) == (0, 0)
-    assert len(ids(reflect.file_window(server)[0])) == 4      # by the file, it would have taken the laptop's
+    assert len(ids(counters.unwitnessed(server)[0])) == 4      # by the file, it would have taken the laptop's
 
 
 def test_a_witness_counts_once_committed(laptop):
