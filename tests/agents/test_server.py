@@ -311,6 +311,7 @@ def test_the_server_over_stdio(memory):
     names, kept, status, text = run(scenario, params)
     assert sorted(names) == sorted(TOOLS)
     assert memory.exists(kept["path"])
+    assert memory.read_text("people/lea.md").endswith("\n---\nMy sister.\n"), "a note's last line ends"
     assert status["phase"] == "idle"
     assert text == memory.read_text("system/persona/identity.md")
 
