@@ -68,6 +68,7 @@ def _bootstrap(root: Path, identity: str, name: str, result: InitResult, made_gi
     _copy_template(root, values, result)
     _copy_skills(root, result)
     _ignore_cache(root, result)
+    _merge_attributes(root, result)
     if identity:
         _create_identity(root, identity, result)
     from souveraine.laws import install
@@ -124,6 +125,7 @@ def _repair(root: Path) -> InitResult:
     with memory.change(REPAIR_MESSAGE) as change:
         _copy_template(root, values, result, change=change)
         _copy_skills(root, result, change=change)
+        _merge_attributes(root, result, change=change)
         result.hooks = install.install(root)
     result.commit = change.sha
     return result
@@ -137,6 +139,22 @@ def _ignore_cache(root: Path, result: InitResult) -> None:
         text = path.read_text(encoding="utf-8")
         atomic_write(path, text + ("" if text.endswith("\n") or not text else "\n") +
                      "# Souveraine's cache: the search index and locks, always rebuildable.\n.souveraine/\n")
+
+
+def _merge_attributes(root: Path, result: InitResult, change=None) -> None:
+    """.gitattributes sends every append-only path to the merge driver (docs/SYNC.md)."""
+    from souveraine.sync import attributes
+
+    text = attributes.wanted(Memory(root))
+    if text is None:
+        return
+    existed = (root / attributes.FILE).exists()
+    if change is not None:
+        change.write(attributes.FILE, text)
+    else:
+        atomic_write(root / attributes.FILE, text)
+    if not existed or change is not None:  # an adopted vault's own file is kept, like its .gitignore
+        result.written.append(attributes.FILE)
 
 
 def _existing_entries(root: Path) -> list[str]:

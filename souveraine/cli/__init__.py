@@ -28,6 +28,7 @@ COMMANDS = {
     "schedule": "schedule",
     "fork": "forks", "state": "forks", "unit": "forks", "triage": "forks",
     "mcp": "agents", "tools": "agents", "integrate": "agents", "events": "agents",
+    "sync": "sync",
 }
 
 

@@ -47,7 +47,10 @@ def hook_list(memory, as_json):
 @json_option
 @click.pass_context
 def hook_install(ctx, bare, memory_path, as_json):
-    """Install (or reinstall) the hooks, recording this interpreter's path.
+    """Install (or reinstall) the hooks and the merge driver, recording this interpreter's path.
+
+    .gitattributes is brought up to date too (and committed when it changes): every
+    append-only path merges with the driver, which keeps both sides' entries (docs/SYNC.md).
 
     With --bare PATH, install the remote's guard into a bare repository instead:
     every pushed commit is judged by the same laws and no branch may be rewritten.
@@ -66,8 +69,11 @@ def hook_install(ctx, bare, memory_path, as_json):
     else:
         from souveraine.store.memory import Memory
 
+        from souveraine.sync import attributes
+
         memory = Memory.find(memory_path or (ctx.find_root().obj or {}).get("memory_path"))
         names, where = install.install(memory.root), install.hooks_dir(memory.root)
+        attributes.ensure(memory)
     emit({"hooks": names, "path": str(where)}, as_json, lambda _: None)
     if not as_json:
         say(f"installed {', '.join(names)} in {where}")

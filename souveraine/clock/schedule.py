@@ -83,6 +83,27 @@ def _check(memory: Memory) -> dict:
     return ran
 
 
+def _sync(memory: Memory) -> dict:
+    """Fetch, merge and push with the memory's remote (docs/SYNC.md); quiet when there is none.
+    A conflict or a refusal puts the memory back as it was and becomes one inbox item."""
+    from souveraine.errors import Refused
+    from souveraine.store import git
+    from souveraine.sync import sync
+
+    if not git.run(memory.root, "remote").stdout.split():
+        return {"skipped": "no remote"}
+    try:
+        result = sync.sync(memory, stop=False)   # unattended: a conflict leaves the memory as it was
+    except Refused as exc:   # a sync a person stopped by hand waits for them
+        return {"skipped": exc.message}
+    if result.outcome in ("conflict", "refused"):
+        from souveraine.tempos import inbox
+
+        if not any(item["text"] == inbox.one_line(result.line()) for item in inbox.items(memory, "pending")):
+            _queue(memory, result.line())
+    return result.to_dict()
+
+
 TEMPOS = {t.name: t for t in (
     Tempo("digest", "distil last week's journal into people/ and domains/", _digest),
     Tempo("defrag", "split overgrown notes, merge near-duplicates, mend links", _defrag),
@@ -90,6 +111,7 @@ TEMPOS = {t.name: t for t in (
     Tempo("learnings", "consolidate recurring points of the unit reports into system/project/learnings.md", _learnings),
     Tempo("refresh", "the identity refresh: doctor's audit and 'is this still me?' with what changed", _refresh),
     Tempo("check", "commit what waits in the spool; reflect and archive when they are due", _check, locks=False),
+    Tempo("sync", "fetch, merge and push with the memory's git remote", _sync, locks=False),
 )}
 
 

@@ -14,7 +14,8 @@ A capitalised run of words (Unicode letters, through the ``regex`` module: "Sør
   person's verb after it ("said", "is my", "wants", "lent").
 
 A possessive is not part of the name; a place or an organisation ("Mill Road", "the
-Crown") is not a person. The first names are read once and kept in the user's cache.
+Crown") is not a person. The first names are read from Faker once per install and kept in the user's cache
+(~/.cache/souveraine/), so persist does not pay for importing Faker.
 """
 
 import os
@@ -209,11 +210,14 @@ def _given(word: str) -> bool:
 @lru_cache(maxsize=1)
 def first_names() -> frozenset[str]:
     """Every first name Faker knows, in every locale; read once, then from the user's cache."""
-    try:
-        import faker
-    except ImportError:
+    from importlib.util import find_spec
+
+    # Faker is found, not imported (that costs half a second): the cache is keyed by its install.
+    spec = find_spec("faker")
+    if spec is None or not spec.origin:
         return frozenset()
-    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "souveraine" / f"first-names-{faker.VERSION}.txt"
+    stamp = Path(spec.origin).stat().st_mtime_ns
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "souveraine" / f"first-names-{stamp}.txt"
     try:
         return frozenset(cache.read_text(encoding="utf-8").split("\n"))
     except OSError:

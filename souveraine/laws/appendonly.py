@@ -5,18 +5,20 @@ reports) is never rewritten: a mistake is answered by a correction entry appende
 it. A line count is no proof (a line inserted in the middle adds lines too): the old
 blob must be a byte prefix of the new one.
 
-A merge may join appends made on two sides: its file must begin with the merge base's,
-and keep every line each side appended since.
+A merge may join entries appended on two sides: it keeps every entry each side holds,
+whole and in that side's order, and may set the other side's between them (the merge
+driver orders them by time). Nothing else: no entry dropped, cut or changed.
 """
 
-from collections import Counter
 from functools import lru_cache
 
+from souveraine.laws import entries
 from souveraine.laws.breach import Breach
 from souveraine.laws.snapshot import Snapshot
 from souveraine.store import layout
 
 FIX = "restore the committed text and append a correction entry instead"
+KEEP = "keep both sides' entries whole, one after the other"
 
 
 @lru_cache(maxsize=64)
@@ -84,20 +86,46 @@ def _merged(snapshot: Snapshot, path: str) -> list[Breach]:
     if any(e is not None and e.new is None for e in entries):
         return [_removed(path, None)]
     merged_oid = next(e.new for e in entries if e is not None)
-    names = [merged_oid] + [e.old for e in entries if e is not None and e.old]
+    sides = [e.old for e in entries if e is not None and e.old]
     base_name = f"{snapshot.base}:{path}" if snapshot.base else None
-    found = snapshot.repo.read(names + ([base_name] if base_name else []))
-    merged = found[merged_oid] or b""
-    base = found[base_name] if base_name else None
-    if base is not None and not merged.startswith(base):
-        return [rewrite(path, base, merged, against="shared")]
-    tail = Counter(merged[len(base or b""):].split(b"\n"))
-    for side in (found[e.old] for e in entries if e is not None and e.old):
-        appended = side[len(base):] if base is not None and side.startswith(base) else side
-        if Counter(appended.split(b"\n")) - tail:
-            return [Breach(path, "append_only_rewrite",
-                           f"{path}: append-only, but this merge drops lines one side appended; keep both sides' entries, one after the other")]
-    return []
+    found = snapshot.repo.read([merged_oid, *sides, *([base_name] if base_name else [])])
+    return merge_breaches(path, found[base_name] if base_name else None, [found[s] or b"" for s in sides],
+                          found[merged_oid] or b"")
+
+
+def merge_breaches(path: str, base: bytes | None, sides: list[bytes], merged: bytes) -> list[Breach]:
+    """A merge of append-only text keeps every entry each side holds, whole and in each side's
+    order; entries may come between them (the other side's, ordered by time), nothing else."""
+    lost = _lost(path, base, sides, merged)
+    if lost is None:
+        return []
+    if lost[1] is None:  # its beginning (properties, title) is not the one each side holds
+        return [rewrite(path, lost[0], merged, against="shared")]
+    return [Breach(path, "append_only_rewrite", f"{path}: append-only, but this merge drops or changes the entry at line "
+                                                f"{entries.line_of(lost[0], lost[1])} of what one side holds; {KEEP}")]
+
+
+def grown(path: str, base: bytes, side: bytes) -> Breach | None:
+    """For the merge driver: a side that does not keep the ancestor's entries, whole and in order,
+    changed committed text."""
+    lost = _lost(path, None, [base], side)
+    if lost is None:
+        return None
+    line = 1 if lost[1] is None else entries.line_of(base, lost[1])
+    return Breach(path, "append_only_rewrite", f"{path}: append-only, but one side changes its committed text at line {line}; {FIX}")
+
+
+def _lost(path: str, base: bytes | None, sides: list[bytes], merged: bytes):
+    """(side, its first entry ``merged`` does not keep — None for a changed beginning), or None."""
+    split = entries.split([base, merged, *sides], path)
+    merged_header, merged_entries = split[1]
+    for side, (header, held) in zip(sides, split[2:]):
+        if header != merged_header:
+            return side, None
+        lost = entries.missing(held, merged_entries)
+        if lost is not None:
+            return side, lost
+    return None
 
 
 def _contents(snapshot: Snapshot, old: str, new: str) -> tuple[bytes, bytes]:

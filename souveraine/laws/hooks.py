@@ -41,10 +41,11 @@ def pre_commit(args: list[str], stdin) -> list[str]:
 
 
 def pre_merge_commit(args: list[str], stdin) -> list[str]:
-    """A merge git commits by itself (`git merge`, `git pull`): the staged index against both parents."""
+    """A merge git commits by itself (`git merge`, `git pull`). Git has not written MERGE_HEAD
+    yet, so append-only files are judged as merged against HEAD: every entry kept whole."""
     from souveraine.laws import precommit
 
-    return [str(b) for b in precommit.breaches(_root(), inherit=True)]
+    return [str(b) for b in precommit.breaches(_root(), inherit=True, merging=True)]
 
 
 def commit_msg(args: list[str], stdin) -> list[str]:

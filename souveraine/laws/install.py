@@ -15,9 +15,13 @@ from souveraine.laws.hooks import CLIENT, SERVER
 from souveraine.store import git
 from souveraine.store.atomic import atomic_write
 
-HOOK_NAMES = CLIENT
 KEPT = ".before-souveraine"
-MARK = "souveraine.laws"  # every entry script runs this module
+MARK = "souveraine."  # every entry script runs a module of ours
+# The merge driver for append-only files (sync/driver.py): a script beside the hooks, named in
+# the repository's config; .gitattributes (sync/attributes.py) says which paths it merges.
+DRIVER = "souveraine-append"
+DRIVER_SCRIPT = "souveraine-merge"
+HOOK_NAMES = (*CLIENT, DRIVER_SCRIPT)
 
 
 def hooks_dir(root: Path) -> Path:
@@ -29,10 +33,18 @@ def hooks_dir(root: Path) -> Path:
 def install(root: Path) -> list[str]:
     """Write the client hooks into the memory's own hooks folder; the names installed."""
     target = hooks_dir(root)
-    names = _write(target, CLIENT)
+    names = _write(target, HOOK_NAMES)
     # A global core.hooksPath would otherwise bypass the memory's own hooks.
     git.run(root, "config", "--local", "core.hooksPath", str(target))
+    git.run(root, "config", "--local", f"merge.{DRIVER}.name",
+            "Souveraine: append-only files, both sides' entries kept whole, in time order")
+    git.run(root, "config", "--local", f"merge.{DRIVER}.driver", driver_command(target))
     return names
+
+
+def driver_command(hooks: Path) -> str:
+    """The command git runs for the merge driver: the ancestor, ours, theirs, the path."""
+    return f"'{_quoted(str(hooks / DRIVER_SCRIPT))}' %O %A %B %P"
 
 
 # git's own refusals on the shared remote, a second wall behind the pre-receive hook.
@@ -62,7 +74,19 @@ def installed(root: Path, names: tuple[str, ...] = HOOK_NAMES) -> dict[str, bool
         return {name: False for name in names}
     if not target.is_absolute():
         target = Path(root) / target
-    return {name: _ours(target / name) for name in names}
+    found = {name: _ours(target / name) for name in names if name != DRIVER_SCRIPT}
+    if DRIVER_SCRIPT in names:
+        found[DRIVER_SCRIPT] = _driver_installed(root)
+    return found
+
+
+def _driver_installed(root: Path) -> bool:
+    """The merge driver is configured, and the script it names is ours and can run."""
+    done = git.run(root, "config", "--get", f"merge.{DRIVER}.driver", check=False)
+    command = done.stdout.strip()
+    if not command.startswith("'") or not command.endswith("' %O %A %B %P"):
+        return False
+    return _ours(Path(command[1:-len("' %O %A %B %P")].replace("'\\''", "'")))
 
 
 def _write(target: Path, names: tuple[str, ...]) -> list[str]:

@@ -12,14 +12,15 @@ from souveraine.laws.repo import Repo
 from souveraine.laws.snapshot import staged
 
 
-def breaches(root: Path, *, inherit: bool = False, amend: bool = False, follow_index: bool = True) -> list[Breach]:
+def breaches(root: Path, *, inherit: bool = False, amend: bool = False, follow_index: bool = True,
+             merging: bool = False) -> list[Breach]:
     """Every breach in what is staged (GIT_INDEX_FILE's index when set).
 
     ``inherit`` keeps git's environment as a hook receives it; ``amend`` judges against
     HEAD's parents; ``follow_index`` False ignores an inherited GIT_INDEX_FILE (the tool's own commits).
     """
     repo = Repo(root, inherit=inherit, follow_index=follow_index)
-    snapshot = staged(repo, amend)
+    snapshot = staged(repo, amend, merging)
     config = rules.config_name(snapshot)
     rules.prefetch([snapshot], [config] if config else [])
     return rules.judge(snapshot, extra=rules.extra_globs(snapshot), message=False)

@@ -35,10 +35,11 @@ class Snapshot:
         self.diffs = diffs
         self.message = message
         self._base: str | None | bool = False
+        self.merging = False  # a merge whose other parents git does not name yet (pre-merge-commit)
 
     @property
     def is_merge(self) -> bool:
-        return len(self.parents) > 1
+        return len(self.parents) > 1 or self.merging
 
     def name(self, relpath: str) -> str:
         """The object name of ``relpath`` in this tree, for `git cat-file`."""
@@ -101,10 +102,12 @@ def _entry(meta: str, path: str) -> Entry | None:
 # -- the staged index ----------------------------------------------------------------------
 
 
-def staged(repo: Repo, amend: bool = False) -> Snapshot:
+def staged(repo: Repo, amend: bool = False, merging: bool = False) -> Snapshot:
     """The index about to be committed, against HEAD (and MERGE_HEAD during a merge).
 
     ``amend``: against HEAD's own parents, as `git commit --amend` would replace HEAD.
+    ``merging``: git is committing a merge but has not written MERGE_HEAD yet (the
+    pre-merge-commit hook): append-only files are judged as merged, against HEAD alone.
     Git does not tell a pre-commit hook that it amends; laws/amend.py settles it once the
     commit exists, by its real parent.
     """
@@ -116,7 +119,9 @@ def staged(repo: Repo, amend: bool = False) -> Snapshot:
     if not parents:
         empty = repo.out("hash-object", "-t", "tree", "--stdin", input=b"").strip()
         return Snapshot(repo, None, [], [_diff_index(repo, empty)])
-    return Snapshot(repo, None, parents, [_diff_index(repo, p) for p in parents])
+    snapshot = Snapshot(repo, None, parents, [_diff_index(repo, p) for p in parents])
+    snapshot.merging = merging
+    return snapshot
 
 
 def _head(repo: Repo) -> tuple[str, str | None, list[str]]:

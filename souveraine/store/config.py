@@ -70,6 +70,7 @@ SCHEMA: dict[str, dict[str, Key]] = {
         "learnings": Key(str, "0 5 1 * *", "cron expression for the monthly learnings from the unit reports; empty: off"),
         "refresh": Key(str, "0 4 1 1,4,7,10 *", "cron expression for the quarterly identity refresh and doctor's audit; empty: off"),
         "check": Key(str, "*/30 * * * *", "cron expression for the reflect/archive due-check; empty: off"),
+        "sync": Key(str, "*/15 * * * *", "cron expression for sync with the git remote (skipped when there is none); empty: off"),
         "misfire_grace": Key(int, 3600, "seconds a missed run may still start late"),
         "on_busy": Key(str, "wait", "when the memory is locked: wait or skip"),
         "lock_timeout": Key((int, float), 30, "seconds a scheduled job waits for the lock"),

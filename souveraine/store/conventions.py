@@ -41,6 +41,7 @@ SCOPES = {
     "state": "workflow state",
     "fork": "parallel selves",
     "hooks": "the laws' hooks",
+    "sync": "merges of another device's work (souveraine sync)",
 }
 
 # Messages git writes itself, accepted as they are only where git's own mark is there too:

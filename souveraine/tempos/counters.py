@@ -68,6 +68,12 @@ def save(memory: Memory, counts: Counts) -> None:
     atomic_write(memory.cache / CACHE, json.dumps(data, indent=1) + "\n")
 
 
+def forget(memory: Memory) -> None:
+    """Drop the cache, so the next count is rebuilt from the journal: a merge (sync) may have set
+    another device's turns anywhere in a day file, not only after the mark."""
+    (memory.cache / CACHE).unlink(missing_ok=True)
+
+
 def rebuild(memory: Memory) -> Counts:
     days = journal.days(memory.root)
     newest = days[-1] if days else ""

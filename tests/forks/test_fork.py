@@ -84,7 +84,7 @@ def test_the_whole_life_cycle_under_the_threshold(memory, invoke):
     assert len(git(memory.root, "log", "-1", "--format=%P").split()) == 2  # a merge
     assert memory.read_text("memories/found.md").count("found") == 3
     voice = memory.read_text("system/metacognition/subconscious.md")
-    assert voice.index("parent thought") < voice.index("fork thought")  # the parent's text, then the fork's
+    assert voice.index("fork thought") < voice.index("parent thought")  # both kept, in time order (docs/SYNC.md)
     assert record(memory)["status"] == "integrated"
     assert not child.root.exists()
     assert git(memory.root, "branch", "--list", "fork/*") == ""

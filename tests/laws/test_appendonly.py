@@ -119,7 +119,8 @@ def _branches_appending(root):
     git(root, "checkout", "-q", "main")
     write(root, DAY, "\nFrom main.\n", mode="a")
     assert commit_all(root, "chore(journal): main turn").returncode == 0
-    assert git_run(root, "merge", "-q", "side").returncode == 1  # both appended at the end: a conflict
+    merged = git_run(root, "merge", "-q", "--no-commit", "side")  # the merge driver joins them; the tests write their own
+    assert merged.returncode == 0, merged.stderr
 
 
 def test_a_merge_keeping_both_sides_appends_is_accepted(memory):
@@ -136,5 +137,42 @@ def test_a_merge_dropping_one_side_is_refused(memory):
     write(memory.root, DAY, DAY_TEXT + "\nFrom main.\n")
     done = commit_all(memory.root, "Merge branch 'side'", "--no-edit")
     assert done.returncode == 1
-    assert f"{DAY}: append-only, but this merge drops lines one side appended" in done.stderr
+    assert done.stderr == (f"souveraine: {DAY}: append-only, but this merge drops or changes the entry at line 22 of what "
+                           "one side holds; keep both sides' entries whole, one after the other\n")
+
+
+def _turn(at, words):
+    return f"\n## {at} · user · session `s1`\n\n{words}\n\n^t{at.replace(':', '')}u0000\n"
+
+
+def _branches_of_turns(root):
+    git(root, "checkout", "-q", "-b", "side")
+    write(root, DAY, _turn("09:10:00", "Side, first.") + _turn("09:30:00", "Side, second."), mode="a")
+    assert commit_all(root, "chore(journal): side turns").returncode == 0
+    git(root, "checkout", "-q", "main")
+    write(root, DAY, _turn("09:20:00", "Main."), mode="a")
+    assert commit_all(root, "chore(journal): main turn").returncode == 0
+    git_run(root, "merge", "-q", "--no-commit", "side")
+
+
+def test_a_merge_setting_both_sides_turns_in_time_order_is_accepted(memory):
+    _branches_of_turns(memory.root)
+    write(memory.root, DAY, DAY_TEXT + _turn("09:10:00", "Side, first.") + _turn("09:20:00", "Main.")
+          + _turn("09:30:00", "Side, second."))
+    done = commit_all(memory.root, "Merge branch 'side'", "--no-edit")
+    assert (done.returncode, done.stderr) == (0, "")
+    assert_clean(memory.root)
+
+
+@pytest.mark.parametrize("merged, line", [
+    (DAY_TEXT.replace("Good morning.", "Good morning.\nA line slipped into an old turn.") + _turn("09:10:00", "Side, first.")
+     + _turn("09:20:00", "Main.") + _turn("09:30:00", "Side, second."), 10),
+    (DAY_TEXT + _turn("09:30:00", "Side, second.") + _turn("09:10:00", "Side, first.") + _turn("09:20:00", "Main."), 28),
+])
+def test_a_merge_slipping_text_into_an_entry_or_reordering_a_side_is_refused(memory, merged, line):
+    _branches_of_turns(memory.root)
+    write(memory.root, DAY, merged)
+    done = commit_all(memory.root, "Merge branch 'side'", "--no-edit")
+    assert refusal(done) == [f"souveraine: {DAY}: append-only, but this merge drops or changes the entry at line {line} "
+                             "of what one side holds; keep both sides' entries whole, one after the other"]
 

@@ -10,7 +10,7 @@ from tests.laws.steps import commit_all, git_run, refusal, write
 from tests.support import git, souveraine
 
 HOOKS = {"pre-commit": True, "commit-msg": True, "post-commit": True, "pre-merge-commit": True, "post-merge": True,
-         "reference-transaction": True}
+         "reference-transaction": True, "souveraine-merge": True}
 
 
 def only_git(tmp_path):
@@ -52,12 +52,12 @@ def test_install_restores_hooks_and_keeps_a_foreign_one(invoke, memory):
     assert install.installed(memory.root) == {**HOOKS, "commit-msg": False, "post-commit": False}
     listed = invoke("hook")
     assert listed.stdout == ("pre-commit: installed\ncommit-msg: MISSING\npost-commit: MISSING\npre-merge-commit: installed\n"
-                             "post-merge: installed\nreference-transaction: installed\n")
+                             "post-merge: installed\nreference-transaction: installed\nsouveraine-merge: installed\n")
     assert listed.stderr == "some hooks are missing; run 'souveraine hook install'\n"
     assert {"hook": "commit-msg", "installed": False} in json.loads(invoke("hook", "list", "--json").stdout)
     result = invoke("hook", "install")
     assert (result.exit_code, result.stderr) == (0, f"installed pre-commit, commit-msg, post-commit, pre-merge-commit, "
-                                                    f"post-merge, reference-transaction in {hooks_dir}\n")
+                                                    f"post-merge, reference-transaction, souveraine-merge in {hooks_dir}\n")
     assert install.installed(memory.root) == HOOKS
     assert (hooks_dir / "post-commit.before-souveraine").read_text() == "#!/bin/sh\necho mine\n"
     assert git(memory.root, "config", "core.hooksPath").strip() == str(hooks_dir)
