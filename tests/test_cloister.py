@@ -92,3 +92,7 @@ def test_a_preference_is_routed_into_the_human_prefs(memory):
     done = rules.remember_to(memory, "Ada prefers short answers")
     assert done["path"] in layout.HUMAN_PREFS
     assert "- Ada prefers short answers (" in Memory(memory.root).read_text(done["path"])
+    seed = rules.remember_to(memory, "Never schedule meetings before 10am")    # the seed's own example, §IX.6.4
+    assert seed["path"] == layout.PREFS_WORKFLOW
+    assert Memory(memory.root).read_text(layout.PREFS_WORKFLOW).rstrip().endswith("- Never schedule meetings before 10am ("
+                                                                                  + seed["line"].rsplit("(", 1)[1])
