@@ -12,7 +12,7 @@ NAMED = [layout.PERSONA_IDENTITY, layout.PERSONA_PRINCIPLES, layout.PERSONA_INFR
          layout.STATE, layout.INNER_VOICE, layout.PEOPLE_INDEX]
 FOLDERS = [layout.ARCHITECTURE_DETAIL, layout.WORK, layout.REPORTS, layout.DECISIONS, layout.TROUBLESHOOTING]
 NEW = [layout.PERSONA_INFRASTRUCTURE, layout.HUMAN_IDENTITY, *layout.HUMAN_PREFS, layout.RELATIONSHIPS,
-       *layout.DOMAIN_INDEXES.values(), layout.TROUBLESHOOTING + "_index.md"]
+       *layout.DOMAIN_INDEXES.values(), layout.TROUBLESHOOTING + "_index.md", layout.DECISIONS + "_index.md"]
 
 
 def test_init_makes_every_named_file_with_a_description_and_a_template(memory):
