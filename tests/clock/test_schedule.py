@@ -155,3 +155,21 @@ def test_a_failing_job_becomes_an_inbox_item(memory, monkeypatch):
 def test_the_real_jobs_run_on_a_fresh_memory(memory):
     for name in ("doctor", "digest"):
         assert schedule.run_job(memory, name)["status"] == "done", name
+
+
+def test_the_check_verifies_new_commits_and_tells_the_agent_of_a_new_breach_once(memory):
+    from souveraine.tempos import inbox
+    from tests.support import git
+
+    first = schedule.run_job(memory, "check")["result"]["verify"]
+    assert first["breaches"] == 0 and first["judged"] == first["commits"]
+    (memory.root / "notes.md").write_text("---\ntitle: [unclosed\n---\nby hand\n")
+    git(memory.root, "add", "-A")
+    git(memory.root, "commit", "-q", "--no-verify", "-m", "docs: by hand")
+    second = schedule.run_job(memory, "check")["result"]["verify"]
+    assert (second["judged"], second["new"]) == (1, 1)
+    items = inbox.items(memory, "pending")
+    assert len(items) == 1 and "verify found 1 new breach(es)" in items[0]["text"] and "notes.md" in items[0]["text"]
+    third = schedule.run_job(memory, "check")["result"]["verify"]
+    assert (third["judged"], third["breaches"], third["new"]) == (0, 1, 0)   # the inbox's commit was the tool's
+    assert len(inbox.items(memory, "pending")) == 1
