@@ -49,3 +49,26 @@ def test_every_named_test_exists():
 def test_every_named_module_exists():
     text = DOC.read_text(encoding="utf-8")
     assert [p for p in PATH.findall(text) if not (ROOT / p).exists()] == []
+
+
+# Every numbered section of the two texts has at least one row; every number they state is in the table.
+SECTIONS = ["Preamble", "I.1", "I.2", "I.3", "II.1", "II.2", "II.3", "III.1", "III.2", "III.3", "IV.1", "IV.2", "IV.3",
+            "IV.4", "V.1", "V.2", "V.3", "VI.1", "VI.2", "VI.3", "VI.4", *(f"Law {n}" for n in range(1, 11)),
+            "VIII.1", "VIII.2", "VIII.3", "VIII.4", "VIII.5", "IX.1", "IX.2", "IX.3", "IX.4", "IX.5", "IX.6", "IX.7",
+            "IX.8", "IX.9", "Appendix", "Closing",
+            "Tiers", "Episodic", "Foundational", "Constitutive", "Mutation", "Legacy", "Composition", "Traceable",
+            "Bytes", "Elevate", "Witness later", "Federated", "Marketplace", "Wake", "Events", "Surfaces", "Limits"]
+NUMBERS = ["**25**", "**100**", "**70%**", "**15k**", "**30**", "**max 2 retries**", "128000 / 0.7 / 100",
+           "32768 / 0.6 / 50", '"0 9 * * 1"', "WORK, DOC-QUERY, CODE-QUERY, STATUS, CLARIFY",
+           "INIT, ORIENT, DEVELOP, REVIEW, UPDATE-DOCS, REPORT", "the Fold, the Chain, the Flame, the Anchor",
+           "memory-attestation/v1", "1–2 lines", "20-line index", "`attester_self_witness_forbidden`", "`409 paid_memory_receipt_preserved`"]
+
+
+@pytest.mark.parametrize("section", SECTIONS)
+def test_every_section_of_the_texts_has_a_row(section):
+    assert any(c[0] == section or c[0].startswith((section + ".", section + " ")) for c in ROWS), section
+
+
+def test_every_number_the_texts_state_is_in_the_table():
+    text = DOC.read_text(encoding="utf-8")
+    assert [n for n in NUMBERS if n not in text] == []
