@@ -30,6 +30,7 @@ def remember_cmd(memory, text, handle, agent_id, key, visibility, source, to, as
 
     Example:
 
+    \b
         souveraine remember "Ada prefers short answers" --identity ada --key prefs
         souveraine remember "Never deploy on Fridays" --to auto
     """
@@ -74,6 +75,7 @@ def elevate_cmd(memory, memory_id, tier, register_append, walls, deprecated, sub
 
     Example:
 
+    \b
         souveraine elevate 0f3c9a1b --tier constitutive --wall "I keep my word" --attestation bea.json
     """
     from souveraine.identity import elevation
@@ -95,6 +97,7 @@ def attest_cmd(memory, memory_id, attestation_files, as_json):
 
     Example:
 
+    \b
         souveraine attest 0f3c9a1b --attestation bea.json
     """
     from souveraine.identity import elevation
@@ -117,6 +120,7 @@ def attest_bytes_cmd(memory, memory_id, tier, as_json):
 
     Example:
 
+    \b
         souveraine attest-bytes 0f3c9a1b --tier constitutive --json
     """
     from souveraine.identity import memories, witness
@@ -140,6 +144,7 @@ def why_cmd(memory, text, handle, as_json):
 
     Example:
 
+    \b
         souveraine why "keep my word"
     """
     from souveraine.cli.common import say
@@ -164,6 +169,7 @@ def forget_cmd(memory, memory_id, key, as_json):
 
     Example:
 
+    \b
         souveraine forget --key holiday-2026
     """
     from souveraine.identity import forget
@@ -181,6 +187,7 @@ def visibility_cmd(memory, memory_id, visibility, as_json):
 
     Example:
 
+    \b
         souveraine visibility 0f3c9a1b private
     """
     from souveraine.identity import memories
