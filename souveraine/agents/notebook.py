@@ -40,6 +40,8 @@ def check_path(memory: Memory, relpath: str, writing: bool = False) -> str:
         raise UsageError("give the note's path inside the memory, like people/lea.md")
     relpath = relpath.strip()
     relpath = relpath[2:] if relpath.startswith("./") else relpath
+    if "\\" in relpath:
+        raise UsageError(f"'{relpath}': separate folders with '/', like people/lea.md")
     memory.path(relpath)        # refuses '..', absolute paths and escapes by symlink
     parts = relpath.split("/")
     if not relpath.endswith(".md") or any(p.startswith(".") and p != ".skills" for p in parts):

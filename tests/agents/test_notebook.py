@@ -1,7 +1,10 @@
 """The notes an agent edits: a move keeps every link working, both the links to the note and its own."""
 
+import pytest
+
 from souveraine.agents import notebook
 from souveraine.care import links
+from souveraine.errors import UsageError
 from tests.support import assert_clean
 
 
@@ -35,3 +38,9 @@ def test_a_note_without_relative_links_moves_in_one_commit(memory):
     moved = notebook.move(memory, "people/lea.md", "people/family/lea.md")
     assert moved["links_commit"] is None and moved["links_updated"] == []
     assert memory.read_text("people/family/lea.md").endswith("See [[domains/family]].\n")
+
+
+def test_a_path_is_posix(memory):
+    with pytest.raises(UsageError, match="separate folders with '/'"):
+        notebook.write(memory, "people\\lea.md", "x", "Lea.")
+    assert not list(memory.root.glob("people*lea.md"))
