@@ -152,6 +152,11 @@ def on_memory(run: Runner, built: generate.Built, label: str, work: Path) -> lis
                             "git log --raw (every commit's changes)",
                             lambda n: git("log", "--raw", "--no-abbrev", "--format=%H %s", "HEAD"),
                             env=at, repeat=slow, target="10,000 commits < 10 s"))
+    figures.append(run.pair("verify --at HEAD (every witness)", label, lambda n: cli("verify", "--at", "HEAD"),
+                            "git grep -l (the witnessed candidates)",
+                            lambda n: git("grep", "-l", "-F", "-e", "foundational", "-e", "constitutive", "HEAD",
+                                          "--", "memories/*.md"),
+                            env=at, target="< 1 s at 10 years"))
     return figures
 
 

@@ -226,26 +226,75 @@ def witness_cmd():
 @witness_cmd.command(name="sign")
 @click.option("--memory-id", required=True, help="The full uuid of the memory to witness (in the other project).")
 @click.option("--tier", required=True, type=click.Choice(["foundational", "constitutive"]), help="The tier you witness.")
-@click.option("--content-sha256", "content_sha256", required=True, help="The memory's content_sha256, as its owner sent it.")
+@click.option("--content-sha256", "content_sha256", default="", help="The memory's content_sha256, as its owner sent it.")
+@click.option("--text", "text_file", metavar="FILE", default=None,
+              help="The memory's text as you read it ('-' reads stdin): its hash must be --content-sha256 (or becomes it).")
+@click.option("--subject", default="", metavar="DID", help="The DID of the identity whose memory it is (named in your seal).")
 @click.option("--identity", "handle", default=None, help="Your identity that signs (default: this memory's).")
-@click.option("--grant", "source_grant_id", default="", metavar="ID", help="A paid grant's id: the attestation becomes a receipt the owner cannot forget.")
+@click.option("--grant", "source_grant_id", default="", metavar="ID",
+              help="A paid grant's id: you sign a memory-witness-issue/v1 receipt the owner can neither strip nor forget.")
+@click.option("--no-seal", "no_seal", is_flag=True, help="A dry run: print the attestation, commit no seal.")
 @json_option
 @pass_memory
-def witness_sign(memory, memory_id, tier, content_sha256, handle, source_grant_id, as_json):
+def witness_sign(memory, memory_id, tier, content_sha256, text_file, subject, handle, source_grant_id, no_seal, as_json):
     """Sign an attestation and seal it on your own chronicle; prints the attestation (JSON).
 
     Run it in YOUR memory with YOUR key; hand the JSON to the memory's owner, who passes it
-    to 'elevate --attestation FILE' or 'attest --attestation FILE'.
+    to 'elevate --attestation FILE' or 'attest --attestation FILE'. The seal (on your
+    chronicle) and the owner's recognition (on theirs) name the same attestation_id.
+    A memory of this memory's own is refused: no one witnesses themselves.
 
     Example:
 
-        souveraine witness sign --memory-id 0f3c… --tier constitutive --content-sha256 9b1e… > att.json
+        souveraine witness sign --memory-id 0f3c… --tier constitutive --text memory.txt \\
+            --content-sha256 9b1e… --subject did:key:z6Mk… > att.json
     """
+    from souveraine.errors import UsageError
     from souveraine.identity import witness
 
+    text = None
+    if text_file:
+        try:
+            text = sys.stdin.read() if text_file == "-" else open(text_file, encoding="utf-8").read()
+        except OSError as exc:
+            raise UsageError(f"cannot read the text {text_file}: {exc.strerror}") from None
+    if not content_sha256 and text is None:
+        raise UsageError("give --content-sha256 (as the owner sent it) or --text FILE (the text you read), or both")
     attestation = witness.sign(memory, memory_id=memory_id, tier=tier, content_sha256=content_sha256,
-                               handle=handle, source_grant_id=source_grant_id)
+                               handle=handle, source_grant_id=source_grant_id, text=text, subject=subject,
+                               seal=not no_seal)
     emit(attestation, True)
+
+
+@witness_cmd.command(name="verify")
+@click.argument("attestation_file", metavar="FILE")
+@click.option("--text", "text_file", metavar="FILE", default=None, help="The memory's text, to check its hash too.")
+@json_option
+def witness_verify(attestation_file, text_file, as_json):
+    """Check an attestation on its own: its signature by its attester's did:key, its context and receipt.
+
+    A did:key is its key, so no covenant and no memory is needed. Exit 1 when it does not hold.
+
+    Example:
+
+        souveraine witness verify att.json --text memory.txt
+    """
+    from souveraine.cli.memories import _attestations
+    from souveraine.errors import UsageError
+    from souveraine.identity import witness
+
+    text = None
+    if text_file:
+        try:
+            text = open(text_file, encoding="utf-8").read()
+        except OSError as exc:
+            raise UsageError(f"cannot read the text {text_file}: {exc.strerror}") from None
+    results = [witness.verify_file(a, text) for a in _attestations([attestation_file])]
+    emit(results[0] if len(results) == 1 else results, as_json,
+         lambda r: "\n".join(f"{x['attestation_id'][:12]}  {'valid' if x['valid'] else 'INVALID'}  {x['attester_did']}"
+                             + "".join(f"\n  {p}" for p in x["problems"]) for x in (r if isinstance(r, list) else [r])))
+    if not all(r["valid"] for r in results):
+        sys.exit(1)
 
 
 def _render_foundations(view: dict) -> str:

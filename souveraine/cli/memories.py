@@ -111,7 +111,8 @@ def attest_bytes_cmd(memory, memory_id, tier, as_json):
     """Print the canonical bytes a witness signs for this memory and tier, in hex.
 
     sha256("memory-attestation/v1" 0x00 memory_id 0x00 tier 0x00 content_sha256_hex).
-    --json adds the memory id and content_sha256 the witness passes to 'witness sign'.
+    --json adds what the witness passes to 'witness sign': the memory id, content_sha256,
+    the text itself (for --text) and the subject's DID (for --subject).
 
     Example:
 
@@ -123,7 +124,8 @@ def attest_bytes_cmd(memory, memory_id, tier, as_json):
     memories.require_intact(relpath, note)
     digest = witness.canonical_bytes(str(note["id"]), tier, str(note["content_sha256"]))
     data = {"memory_id": str(note["id"]), "tier": tier, "content_sha256": str(note["content_sha256"]),
-            "canonical_bytes": digest.hex()}
+            "canonical_bytes": digest.hex(), "text": memories.split(note.body)[0],
+            "subject_did": _subject(memory, str(note.get("identity_id") or ""))}
     emit(data, as_json, lambda d: d["canonical_bytes"])
 
 
@@ -197,6 +199,13 @@ def _attestations(files) -> list[dict]:
             raise UsageError(f"cannot read the attestation {source}: {exc.strerror}") from None
         found += witness.from_json(text, source)
     return found
+
+
+def _subject(memory, identity_id: str) -> str:
+    from souveraine.identity import identities
+
+    found = identities.by_id(memory, identity_id) if identity_id else None
+    return found.did if found else ""
 
 
 def _render_why(found: list[dict]) -> str:

@@ -51,4 +51,4 @@ def _value(value) -> str:
 
 
 def _looks_like_id(text: str) -> bool:
-    return len(text) in (36, 64) and all(c in "0123456789abcdef-" for c in text)
+    return len(text) in (32, 36, 64) and all(c in "0123456789abcdef-" for c in text)

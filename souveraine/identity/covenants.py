@@ -10,6 +10,7 @@ covenants are only added, revoked (or renewed), and extended by rotations.
 
 import json
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from souveraine.errors import Refused, UsageError
@@ -82,7 +83,14 @@ def path_for(handle: str) -> str:
 
 def from_text(text: str, handle: str) -> Covenant:
     """A covenant from its file's text (also used by integrity, on any snapshot)."""
-    note = notes.parse(text)
+    return _from_text(text, handle)
+
+
+@lru_cache(maxsize=64)
+def _from_text(text: str, handle: str) -> Covenant:
+    from souveraine.identity.integrity import read_note
+
+    note = read_note(text)
     return Covenant(
         handle=str(note.get("handle") or handle), did=str(note.get("did", "")),
         keys=dict(didkey.parse_key_entry(e) for e in note.get("keys") or []),

@@ -20,6 +20,7 @@ Episodic memories are free text: a fast, parser-free read decides that.
 """
 
 import re
+from functools import lru_cache
 from typing import Callable
 
 from souveraine.errors import NoteError, UsageError
@@ -55,7 +56,7 @@ def check(relpath: str, text: str, read: Callable[[str], str | None], before=(),
     if not olds and not _maybe_witnessed(meta, text):
         return []
     try:
-        note = notes.parse(text)
+        note = read_note(text)
     except NoteError as exc:
         return [f"{relpath}: a witnessed memory whose frontmatter does not parse ({exc}); restore it from git"]
     problems = [p for old in olds for p in _against(relpath, old, note)]
@@ -113,12 +114,26 @@ def _maybe_witnessed(meta: dict, text: str) -> bool:
             or "\n" + memories.ATTESTATIONS in text)
 
 
+def read_note(text: str) -> notes.Note:
+    """A note as ``store.notes`` reads it: the flat reader (no YAML parser, ~100x faster) when the
+    frontmatter is plain properties, else the YAML reader. Values the flat reader gives are text."""
+    text = text.replace("\r\n", "\n").lstrip("\ufeff")
+    head = _FLAT.match(text)
+    meta = notes.properties(text) if head else None
+    if meta is None:
+        return notes.parse(text)
+    return notes.Note(meta, text[head.end():])
+
+
+_FLAT = re.compile(r"\A---\n(?:.*?\n)?---\n", re.DOTALL)
+
+
 def _old_note(text: str) -> notes.Note | None:
     """A parent's version, parsed only when it may have been witnessed."""
     if not any(word in text for word in _WITNESSED):
         return None
     try:
-        note = notes.parse(text)
+        note = read_note(text)
     except NoteError:
         return None
     witnessed = str(note.get("tier")) in memories.ELEVATED or memories.split(note.body)[1]
@@ -190,7 +205,7 @@ def _attestation_problems(note: notes.Note, held: list, read) -> list[str]:
         return []
     from souveraine.identity import witness
 
-    project_id = _project_id(read)
+    project_id = _project_id(read)  # souveraine.toml is read once per snapshot: git's reader keeps it
     out = []
     for attestation in held:
         why = witness.stored_problem(attestation, str(note.get("id", "")), str(note.get("content_sha256", "")),
@@ -206,10 +221,15 @@ def _grants(note: notes.Note) -> list[str]:
 
 
 def _project_id(read) -> str:
+    return _project_of(read("souveraine.toml") or "")
+
+
+@lru_cache(maxsize=8)
+def _project_of(toml_text: str) -> str:
     import tomllib
 
     try:
-        return str(tomllib.loads(read("souveraine.toml") or "").get("project", {}).get("id", ""))
+        return str(tomllib.loads(toml_text).get("project", {}).get("id", ""))
     except tomllib.TOMLDecodeError:
         return ""
 

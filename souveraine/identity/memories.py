@@ -24,8 +24,16 @@ _SECTION = re.compile(r"\n*^## Attestations[ \t]*\n+```json\n(?P<json>.*?)\n```[
 
 
 def canonical(text: str) -> str:
-    """The hashed form of a memory's text: no leading or trailing blank lines, one final newline."""
-    return text.replace("\r\n", "\n").strip("\n").rstrip() + "\n"
+    """The hashed form of a memory's text: LF line ends (a lone CR too), no byte order mark, no
+    leading lines of only whitespace, no trailing whitespace, one final newline.
+
+    Exactly what a Markdown file gives back once written: a reader translates a lone CR,
+    and the frontmatter's closing fence swallows a first line of only whitespace.
+    """
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").lstrip("\ufeff").split("\n")
+    while lines and not lines[0].strip():
+        lines.pop(0)
+    return "\n".join(lines).rstrip() + "\n"
 
 
 def content_sha256(text: str) -> str:

@@ -1,10 +1,12 @@
 """Private key material, which never enters a memory (it lives under ~/.config/souveraine/keys/).
 
 Found: PEM blocks of any `PRIVATE KEY` kind, OpenSSH private keys (framed or not), and
-an ed25519 seed or secret (32 or 64 bytes, in hex, base64 or base58 multibase) given
-under a key-ish name (`seed`, `secret`, `private_key`, `signing_key`, …) in JSON, YAML
-or TOML text, or alone in a file named like a key. A bare 64-hex-digit value is not
-enough: frontmatter carries sha256 hashes (`content_sha256: …`) that look the same.
+an ed25519 seed or secret (32 or 64 bytes, in hex — `0x` or not —, base64 or base58
+multibase) given under a key-ish name (`seed`, `secret`, `private key`, `signing_key`,
+`ed25519_sk`, …) in JSON, YAML, TOML or prose, or alone in a file named like a key; and,
+in any file, exactly 32 or 64 raw random bytes. Binary files are searched too: a PEM block
+after a NUL byte, and text in UTF-16. A bare 64-hex-digit value is not enough: frontmatter
+carries sha256 hashes (`content_sha256: …`) that look the same.
 """
 
 import re
@@ -12,12 +14,15 @@ import re
 _PEM = re.compile(r"-----BEGIN ([A-Z0-9 ]*PRIVATE KEY[A-Z ]*)-----")
 _OPENSSH = re.compile(r"b3BlbnNzaC1rZXktdjE")  # base64 of "openssh-key-v1", the format's magic
 _NAMED = re.compile(
-    r"""(?<![\w-])["']?(?P<name>(?:[\w-]*[_-])?(?:seed|secret|secret[_-]?key|private[_-]?key|privkey|signing[_-]?key)"""
+    r"""(?<![\w-])["']?(?P<name>(?:[\w-]*[_-])?(?:seed|secret|secret[ _-]?key|private[ _-]?key|privkey|signing[ _-]?key|sk)"""
     r"""(?:[_-]?(?:hex|b64|base64|base58|multibase|bytes))?)["']?[ \t]*[:=][ \t]*["']?(?P<value>[A-Za-z0-9+/_=-]{40,})""",
     re.IGNORECASE,
 )
 # Every finding needs one of these words (or the OpenSSH magic): most text is skipped at once.
-_TRIGGER = re.compile(r"seed|secret|priv|signing|b3BlbnNzaC1rZXktdjE", re.IGNORECASE)
+_TRIGGER = re.compile(r"seed|secret|priv|signing|(?<![A-Za-z0-9])sk(?![A-Za-z0-9])|[_-]sk|b3BlbnNzaC1rZXktdjE", re.IGNORECASE)
+# The triggers as UTF-16 spells them: a binary file is decoded only when one is there.
+_WIDE = tuple(w.encode(enc) for w in ("PRIVATE", "seed", "secret", "b3BlbnNzaC1rZXktdjE")
+              for enc in ("utf-16-le", "utf-16-be"))
 _MARGIN = 512  # bytes of the old text read again: longer than any name and value
 _KEY_FILE = re.compile(r"(?:^|/)(?:id_ed25519|[^/]*\.(?:key|seed|secret|sk|pem|p8))$", re.IGNORECASE)
 _BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
@@ -36,11 +41,30 @@ class Finding:
 
 def find(data: bytes, path: str = "") -> list[Finding]:
     """Every piece of private key material in ``data`` (a file's bytes)."""
-    if _KEY_FILE.search(path) and len(data) in (32, 64) and not _printable(data):
-        return [Finding("a raw ed25519 key in a key file", 1, data.hex())]
+    if len(data) in (32, 64) and not _printable(data) and not _utf8_text(data):
+        if _KEY_FILE.search(path):
+            return [Finding("a raw ed25519 key in a key file", 1, data.hex())]
+        if len(set(data)) >= len(data) * 5 // 8:  # random bytes, not a header padded with zeros
+            size = "an ed25519 seed" if len(data) == 32 else "an ed25519 secret key"
+            return [Finding(f"{len(data)} raw bytes, the size of {size}", 1, data.hex())]
     if b"\0" in data[:8000]:
-        return []  # binary: no text framing to find
-    text = data.decode("utf-8", errors="replace")
+        return _binary(data, path)
+    return _text(data.decode("utf-8", errors="replace"), path)
+
+
+def _binary(data: bytes, path: str) -> list[Finding]:
+    """Key text inside a binary file: after a NUL byte, or in UTF-16."""
+    found = []
+    if b"PRIVATE KEY" in data or b"b3BlbnNzaC1rZXktdjE" in data:
+        found += _text(data.decode("latin-1"), path)
+    for encoding in ("utf-16-le", "utf-16-be"):
+        if any(w in data for w in _WIDE[encoding.endswith("be")::2]):
+            start = 2 if data[:2] in (b"\xff\xfe", b"\xfe\xff") else 0
+            found += _text(data[start:].decode(encoding, errors="replace"), path)
+    return found
+
+
+def _text(text: str, path: str) -> list[Finding]:
     if not _TRIGGER.search(text):
         return _bare(text, path)
     found = []
@@ -84,6 +108,8 @@ def new(data: bytes, before: list[bytes], path: str = "") -> list[Finding]:
 def _key_bytes(value: str) -> bool:
     """Whether ``value`` encodes 32 or 64 bytes: an ed25519 seed, or seed and public key."""
     value = value.strip().strip("\"'")
+    if value[:2] in ("0x", "0X"):
+        value = value[2:]
     if re.fullmatch(r"[0-9a-fA-F]{64}|[0-9a-fA-F]{128}", value):
         return True
     if value.startswith("z") and all(c in _BASE58 for c in value[1:]):
@@ -107,6 +133,13 @@ def _base58(text: str) -> bytes:
         number = number * 58 + _BASE58.index(char)
     raw = number.to_bytes((number.bit_length() + 7) // 8, "big") if number else b""
     return b"\0" * (len(text) - len(text.lstrip("1"))) + raw
+
+
+def _utf8_text(data: bytes) -> bool:
+    try:
+        return data.decode("utf-8").isprintable()
+    except UnicodeDecodeError:
+        return False
 
 
 def _printable(data: bytes) -> bool:

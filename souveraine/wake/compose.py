@@ -40,8 +40,8 @@ def parts(memory: Memory, handle: str | None, view: Viewport) -> tuple[str, list
 
 def you(found: dict | None, view: Viewport) -> Part:
     if found is None:
-        data = {"handle": "", "did": "", "status": "",
-                "effective_expression": {"register": "", "walls": [], "subagents": [], "wake_text": ""}}
+        empty = {"register": "", "walls": [], "subagents": [], "wake_text": ""}
+        data = {"handle": "", "did": "", "status": "", "effective_expression": empty, "expression": empty}
         md = "No identity is declared in this memory yet; `souveraine identity create HANDLE` makes one."
         return Part("you", "identity", data, md)
     expressed = found["effective"]
@@ -49,7 +49,8 @@ def you(found: dict | None, view: Viewport) -> Part:
              "walls": [w for w in expressed["walls"] if not view.hides(w)],
              "subagents": [s for s in expressed["subagents"] if not view.hides(s)],
              "wake_text": view.clean(expressed["wake_text"])}
-    data = {"handle": found["handle"], "did": found["did"], "status": found["status"], "effective_expression": clean}
+    data = {"handle": found["handle"], "did": found["did"], "status": found["status"], "effective_expression": clean,
+            "expression": found["declared"]}
     lines = [f"You are **{found['handle']}**, `{found['did']}` ({found['status']})."]
     for title, value in (("Register", clean["register"]), ("Walls", clean["walls"]),
                          ("Subagents", clean["subagents"]), ("Wake text", clean["wake_text"])):
@@ -99,6 +100,7 @@ def _shaping(memory: Memory, item: dict, held: dict, view: Viewport) -> Part | N
     data = {"id": str(note.get("id", "")), "path": relpath, "tier": str(note.get("tier", "")),
             "created": str(note.get("created", ""))[:10], "elevated": str(note.get("elevated", ""))[:10],
             "attesters": [str(a) for a in note.get("attesters") or []], "text": text}
+    data.update(memory_id=data["id"], content=text, elevated_at=str(note.get("elevated", "")))  # the spec's names
     witnesses = ("witnessed by " + ", ".join(f"`{d}`" for d in data["attesters"])) if data["attesters"] else "not witnessed"
     quoted = "\n".join(f"> {line}" if line else ">" for line in text.split("\n"))
     md = (f"- **{data['tier']}** · {data['created']} (elevated {data['elevated']}) · {witnesses}"

@@ -51,7 +51,8 @@ def foundations(memory: Memory, handle: str | None = None) -> dict | None:
                        "attesters": [str(a) for a in note.get("attesters") or []], "patch": compose.patch_of(note)})
     shaped.sort(key=lambda item: (item["tier"] != "constitutive", item["order"]))
     return {"handle": found.handle, "id": found.id, "did": found.did, "status": found.status,
-            "shaped_by": shaped, "effective": compose.compose(found.declared, shaped).plain(), "notes": held}
+            "shaped_by": shaped, "effective": compose.compose(found.declared, shaped).plain(), "notes": held,
+            "declared": found.declared}
 
 
 def _default(memory: Memory) -> str | None:

@@ -55,8 +55,8 @@ def data(wake: Wake) -> dict:
     by = {name: [p.data for p in wake.section(name)] for name in SECTIONS}
     surfacing = by["surfacing"][0] if by["surfacing"] else {"items": [], "waiting": None}
     totals = next((p.data for p in wake.section("memory") if p.key == "total"), {})
-    nobody = {"handle": "", "did": "", "status": "",
-              "effective_expression": {"register": "", "walls": [], "subagents": [], "wake_text": ""}}
+    empty = {"register": "", "walls": [], "subagents": [], "wake_text": ""}
+    nobody = {"handle": "", "did": "", "status": "", "effective_expression": empty, "expression": empty}
     return {
         "schema": SCHEMA,
         "identity": wake.identity,
@@ -76,6 +76,7 @@ def data(wake: Wake) -> dict:
         "presence": by["presence"][0] if by["presence"] else None,
         "budget": {"limit": wake.limit, "used": wake.used, "max_chars": wake.max_chars, "chars": wake.chars,
                    "left_out": [{**e, "how": e["how"].replace("`", "")} for e in left_out(wake.left_out)]},
+        "you_remember": [d for d in by["shaped_by"] if d["tier"] == "constitutive"],  # the specification's branch
     }
 
 

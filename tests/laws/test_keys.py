@@ -84,3 +84,42 @@ def test_a_key_appended_to_a_journal_is_found_at_its_line(memory):
     assert done.returncode == 1
     line = DAY_TEXT.count("\n") + 3
     assert done.stderr.startswith(f"souveraine: {DAY}:{line}: an ed25519 key under 'seed' — ")
+
+
+PEM = ("-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIJ1hsZ3v/VpguoRK9JLsLMREScVpezJpGXA7rAMcrn9g\n"
+       "-----END PRIVATE KEY-----\n")
+
+
+@pytest.mark.parametrize("path, data, what", [
+    ("attachments/blob.bin", SEED, "32 raw bytes, the size of an ed25519 seed"),
+    ("attachments/blob.bin", SECRET, "64 raw bytes, the size of an ed25519 secret key"),
+    ("notes/hidden.md", b"notes\n\0\n" + PEM.encode(), "a PEM PRIVATE KEY block"),
+    ("notes/utf16.md", PEM.encode("utf-16"), "a PEM PRIVATE KEY block"),
+    ("notes/utf16.md", PEM.encode("utf-16-be"), "a PEM PRIVATE KEY block"),
+    ("notes/seed.md", f"seed: 0x{SEED.hex()}\n".encode(), "an ed25519 key under 'seed'"),
+    ("notes/prose.md", f"My private key: {SEED.hex()}\n".encode(), "an ed25519 key under 'private key'"),
+    ("config/keys.toml", f'ed25519_sk = "{SEED.hex()}"\n'.encode(), "an ed25519 key under 'ed25519_sk'"),
+])
+def test_key_material_in_the_six_hidden_shapes_is_found(path, data, what):
+    assert what in [f.what for f in keys.find(data, path)]
+
+
+@pytest.mark.parametrize("path, data", [
+    ("attachments/dot.png", bytes.fromhex("89504e470d0a1a0a") + bytes(24)),       # 32 bytes that are a PNG's start
+    ("attachments/text.bin", b"0123456789abcdef0123456789abcdef"),               # 32 printable bytes
+    ("notes/task.md", f"The task: {SEED.hex()[:40]} ask for it\n".encode()),
+    ("notes/hash.md", f"sha: 0x{SEED.hex()}\n".encode()),
+])
+def test_near_misses_are_not_key_material(path, data):
+    assert keys.find(data, path) == []
+
+
+def test_a_hidden_key_is_refused_by_the_hook(memory):
+    write(memory.root, "notes/utf16.md", PEM.encode("utf-16").decode("latin-1"))
+    (memory.root / "notes/utf16.md").write_bytes(PEM.encode("utf-16"))
+    (memory.root / "attachments").mkdir()
+    (memory.root / "attachments/seed.bin").write_bytes(SEED)
+    done = commit_all(memory.root, "feat(memory): attachments")
+    assert done.returncode == 1
+    assert "notes/utf16.md:1: a PEM PRIVATE KEY block" in done.stderr
+    assert "attachments/seed.bin:1: 32 raw bytes, the size of an ed25519 seed" in done.stderr

@@ -76,12 +76,13 @@ def test_json_schema_keys_and_types(wake):
     assert wake("--format", "json").stdout == wake("--json").stdout
     assert list(data) == ["schema", "identity", "model", "bandwidth", "shared", "you", "shaped_by", "system",
                           "synthesized", "inner_voice", "surfacing", "waiting", "memory", "on_demand", "at_work",
-                          "presence", "budget"]
+                          "presence", "budget", "you_remember"]
     assert data["schema"] == "souveraine-wake/1"
-    assert set(data["you"]) == {"handle", "did", "status", "effective_expression"}
+    assert set(data["you"]) == {"handle", "did", "status", "effective_expression", "expression"}
     assert {k: type(v) for k, v in data["you"]["effective_expression"].items()} == {
         "register": str, "walls": list, "subagents": list, "wake_text": str}
-    assert all(set(i) == {"id", "path", "tier", "created", "elevated", "attesters", "text"} for i in data["shaped_by"])
+    assert all(set(i) == {"id", "path", "tier", "created", "elevated", "attesters", "text", "memory_id", "content",
+                          "elevated_at"} for i in data["shaped_by"])
     assert all({"path", "title", "text"} <= set(i) for i in data["system"])
     assert all(set(i) == {"at", "urgency", "text", "line"} for i in data["inner_voice"])
     assert all(set(i) == {"id", "at", "urgency", "text"} for i in data["surfacing"])
