@@ -217,7 +217,7 @@ def properties(text: str) -> dict[str, Any] | None:
             items.append(value)
             continue
         key, colon, rest = line.partition(":")
-        if not colon or not re.fullmatch(r"[A-Za-z0-9_-]+", key):
+        if not colon or not _PROPERTY.fullmatch(key):
             return None
         rest = rest.strip()
         items = None
@@ -231,6 +231,9 @@ def properties(text: str) -> dict[str, Any] | None:
                 return None
             found[key] = value
     return None
+
+
+_PROPERTY = re.compile(r"[A-Za-z0-9_-]+")
 
 
 def _scalar(raw: str) -> str | None:
