@@ -2,10 +2,10 @@
 
 Parsing YAML is the costliest check the laws make (ruamel's round-trip reader takes
 milliseconds a note), so a file whose frontmatter block is byte-identical to its
-parent's (every journal append) is not parsed again; a block of flat properties — each
-line a key and a quoted or plain one-line value, or an item of a list — is accepted by
-a line-by-line read (a tenth of libyaml's cost: verify reads one per memory ever
-written); a block that libyaml (PyYAML's C reader, there through python-frontmatter)
+parent's (every journal append) is not parsed again; a block of flat properties
+(store.notes.flat: each line a key and a quoted or plain one-line value, or an item of a
+list) is accepted by a line-by-line read (a third of libyaml's cost: verify reads one per
+memory ever written); a block that libyaml (PyYAML's C reader, there through python-frontmatter)
 composes cleanly, with no duplicate key, is accepted without ruamel. Everything else gets
 store.notes' verdict, line and words.
 """
@@ -45,53 +45,17 @@ def breaches(path: str, data: bytes, before: list[bytes]) -> list[Breach]:
     return []
 
 
-# The flat read: a strict subset of what YAML reads as one mapping; anything else (a tab, a
-# control character, a flow collection, a value an indicator opens, `: ` or ` #` inside a
-# plain value) is left to libyaml.
-_KEY_LINE = re.compile(r"([A-Za-z0-9_][A-Za-z0-9_-]*):(?: +(.*?))? *")
-_ITEM_LINE = re.compile(r"( *)- +(.*?) *")
-_QUOTED = re.compile(r"'(?:[^']|'')*'|\"[^\"\\]*\"")
-_UNREADABLE = re.compile("[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
-_INDICATORS = "-?:,[]{}#&*!|>'\"%@`"
-
-
 def _flat(fm: bytes) -> bool:
-    """Whether the block is flat properties with no key twice (then YAML reads it as one mapping)."""
+    """Whether the block is flat properties (store.notes.flat): then YAML reads it as one mapping."""
+    from souveraine.store import notes
+
     try:
-        text = fm.decode("utf-8")
+        lines = fm.decode("utf-8").split("\n")
     except UnicodeDecodeError:
         return False
-    lines = text.split("\n")
-    if lines[0] != "---" or _UNREADABLE.search(text):
+    if lines[0] != "---" or "---" not in lines[1:]:
         return False
-    keys: set[str] = set()
-    indent: str | bool = False        # the open list's items' indentation; True before its first; False: none open
-    for line in lines[1:]:
-        if line == "---":
-            return True
-        if not line.strip(" ") or line.lstrip(" ").startswith("#"):
-            continue
-        item = _ITEM_LINE.fullmatch(line)
-        if item:
-            if indent is False or indent not in (True, item[1]) or not item[2] or not _value(item[2]):
-                return False
-            indent = item[1]
-            continue
-        key = _KEY_LINE.fullmatch(line)
-        if not key or key[1] in keys or (key[2] and not _value(key[2])):
-            return False
-        keys.add(key[1])
-        indent = not key[2]
-    return False
-
-
-def _value(raw: str) -> bool:
-    """A one-line scalar YAML reads as written: quoted, `[]`, or plain."""
-    if raw[0] in "'\"":
-        return _QUOTED.fullmatch(raw) is not None
-    if raw == "[]":
-        return True
-    return raw[0] not in _INDICATORS and ": " not in raw and " #" not in raw and not raw.endswith(":")
+    return notes.flat("\n".join(lines[1:lines.index("---", 1)])) is not None
 
 
 def _composes(fm: bytes) -> bool:
