@@ -53,6 +53,18 @@ def _doctor(memory: Memory) -> dict:
     return {"findings": len(findings), "errors": len(errors)}
 
 
+def _learnings(memory: Memory) -> dict:
+    from souveraine.care.learnings import consolidate
+
+    return consolidate(memory)
+
+
+def _refresh(memory: Memory) -> dict:
+    from souveraine.care.refresh import refresh
+
+    return refresh(memory)
+
+
 def _check(memory: Memory) -> dict:
     """Commit what waits in the spool; reflect and archive when their tempo has come; judge the
     commits made since the last verify (a few milliseconds when the tool made them).
@@ -117,6 +129,8 @@ TEMPOS = {t.name: t for t in (
     Tempo("digest", "distil last week's journal into people/ and domains/", _digest),
     Tempo("defrag", "split overgrown notes, merge near-duplicates, mend links", _defrag),
     Tempo("doctor", "audit the memory's health", _doctor),
+    Tempo("learnings", "consolidate recurring points of the unit reports into system/project/learnings.md", _learnings),
+    Tempo("refresh", "the identity refresh: doctor's audit and 'is this still me?' with what changed", _refresh),
     Tempo("check", "commit what waits in the spool; reflect and archive when they are due; verify new commits",
           _check, locks=False),
     Tempo("sync", "fetch, merge and push with the memory's git remote", _sync, locks=False),

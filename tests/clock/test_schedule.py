@@ -29,9 +29,10 @@ def recorded(monkeypatch):
 def test_list_gives_each_tempo_its_next_run(memory):
     monday = datetime(2026, 11, 25, 12, 0).astimezone()
     rows = {r["tempo"]: r for r in schedule.next_runs(memory, monday)}
-    assert set(rows) == {"digest", "defrag", "doctor", "check", "sync"}
+    assert set(rows) == {"digest", "defrag", "learnings", "refresh", "check", "sync"}     # doctor's audit is the refresh's
     assert datetime.fromisoformat(rows["digest"]["next"]).strftime("%A %H:%M") == "Monday 09:00"
-    assert datetime.fromisoformat(rows["doctor"]["next"]).strftime("%m-%d %H:%M") == "01-01 04:00"
+    assert datetime.fromisoformat(rows["refresh"]["next"]).strftime("%m-%d %H:%M") == "01-01 04:00"
+    assert datetime.fromisoformat(rows["learnings"]["next"]).strftime("%m-%d %H:%M") == "12-01 05:00"
 
 
 def test_an_empty_expression_switches_a_tempo_off(memory):
@@ -132,7 +133,7 @@ def test_bare_schedule_lists(memory, invoke):
 
     result = invoke("schedule", "--json")
     assert result.exit_code == 0
-    assert [row["tempo"] for row in json.loads(result.stdout)] == ["digest", "defrag", "doctor", "check", "sync"]
+    assert [row["tempo"] for row in json.loads(result.stdout)] == ["digest", "defrag", "learnings", "refresh", "check", "sync"]
 
 
 def test_a_failing_job_becomes_an_inbox_item(memory, monkeypatch):
