@@ -100,6 +100,8 @@ def _mask_code(text: str) -> str:
     """``text`` with code blanked out (same length), so offsets still point into the original."""
     if "`" not in text and "~~~" not in text:
         return text   # most notes: no code to blank
+    if "```" not in text and "~~~" not in text:   # no fence: only inline spans
+        return _CODE_SPAN.sub(lambda m: " " * len(m[0]), text)
     lines = text.split("\n")
     fence = None
     for i, line in enumerate(lines):
