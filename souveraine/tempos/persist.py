@@ -18,8 +18,9 @@ waiting there up to this one is journaled, oldest first, and all of it is one co
 (``chore(journal): …``). When the commit cannot happen now — the lock busy, git's index
 locked, a merge in progress, a refused commit — the exchange stays in the spool and the
 result says ``kept``; ``commit=False`` keeps it there on purpose. The next persist (or
-``flush``) commits it. It counts messages since the last reflection and synthesis and
-reports whether either is due.
+``flush``) commits it. It counts messages since the last reflection and synthesis, and
+once the commit is made sets the due ones going off the turn's path (``tempos.followup``,
+as ``[subconscious] tempos`` says: detached by default, inline, or left to the scheduler).
 """
 
 import json
@@ -31,6 +32,7 @@ from souveraine.errors import ConfigError, GitError, LockTimeout, NoteError, Ref
 from souveraine.store import clock, git, journal, spool
 from souveraine.store.atomic import atomic_write
 from souveraine.store.memory import Memory
+from souveraine.sync import own
 from souveraine.tempos import counters, followup, inbox, innervoice, ledger, promises
 from souveraine.tempos.innervoice import Thought
 from souveraine.tempos.transcripts import Exchange
@@ -229,6 +231,7 @@ def _journal_entry(change, entry: spool.Entry, counts) -> PersistResult:
     result.n1 = (bool(section["n1_enabled"]) and (requested if requested is not None else section["n1_trigger"] != "manual")
                  and entry.attempts < DEGRADE_AFTER)
     turns, newest = _journal(change, exchange, given)
+    own.journaled(memory, turns)   # this device's to witness (sync.own)
     result.turns = [_turn_dict(t) for t in turns]
     result.duplicate = not turns
     thoughts, items = [], []
