@@ -13,7 +13,7 @@ from typing import Callable
 from souveraine import resources
 from souveraine.care import describe, links, sections
 from souveraine.care.survey import Survey, survey
-from souveraine.store import clock, journal, layout, notes, tokens
+from souveraine.store import clock, git, journal, layout, notes, tokens
 from souveraine.store.memory import Memory
 
 ERROR, WARNING, INFO = "error", "warning", "info"
@@ -357,7 +357,7 @@ def mend(memory: Memory, progress: Callable[[int, int], None] | None = None) -> 
         drained = spool.drain(memory) if spool.entries(memory) else None
         fixable = [f for f in doctor(memory) if f.fixable and f.check not in _LEFTOVER_SEVERITY and f.check != "spool"]
         sha = None
-        if fixable:
+        if fixable and not git.in_progress(memory.root):   # a merge's owner finishes it first; the findings stay
             with memory.change(_message(fixable)) as change:
                 _apply(memory, change, fixable, progress)
             sha = change.sha

@@ -5,7 +5,7 @@ from contextlib import contextmanager
 from functools import cached_property
 from pathlib import Path, PurePosixPath
 
-from souveraine.errors import NotAMemory, UsageError
+from souveraine.errors import NotAMemory, Refused, UsageError
 from souveraine.store import git, layout
 from souveraine.store.atomic import atomic_append, atomic_write
 from souveraine.store.intent import Intent
@@ -106,8 +106,11 @@ class Memory:
 
         ``with memory.change("feat(memory): remember x") as change: change.write(...)``.
         The lock is held throughout; ``change.sha`` is the commit (None when nothing changed).
+        Refused, before anything is written, while git has a merge (rebase, cherry-pick,
+        revert) under way: a commit then would carry its conflict markers.
         """
         with self.lock():
+            self.refuse_mid_operation()
             change = Change(self, message)
             try:
                 yield change
@@ -118,6 +121,12 @@ class Memory:
                 change.intent.close()
                 raise
             change.intent.close()
+
+    def refuse_mid_operation(self) -> None:
+        operation = git.in_progress(self.root)
+        if operation:
+            raise Refused(f"a {operation} is in progress in {self.root}; {git.how_to_finish(operation)}, "
+                          "then run this again", code="merge_in_progress")
 
     def _author(self) -> dict[str, str]:
         section = self.config["git"]
