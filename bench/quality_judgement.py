@@ -22,7 +22,9 @@ sys.path.insert(0, str(ROOT))
 
 DATA = ROOT / "tests" / "data" / "judgement"
 TUNED = ROOT / "tests" / "data" / "promises.tsv"
-HALVES = ("dev", "held")
+HALVES = ("dev", "held", "fresh")
+DEVELOPMENT = DATA / "development"   # items written to tune on: all in the development half
+FRESH = DATA / "fresh"               # written after the rules, measured, never tuned on
 TARGETS = {
     "promise_recall": 0.90, "promise_precision": 0.97, "claims_made_true": 0.90, "closure_accuracy": 0.90,
     "unanswered_precision": 0.80, "unanswered_recall": 0.70, "corrections_routed": 0.85, "due_day_exact": 0.90,
@@ -34,36 +36,48 @@ def half(text: str) -> str:
     return "held" if hashlib.sha1(text.encode("utf-8")).digest()[0] % 2 else "dev"
 
 
-def _rows(name: str) -> list[list[str]]:
+def _rows(path: Path) -> list[list[str]]:
     rows = []
-    for line in (DATA / name).read_text(encoding="utf-8").splitlines():
+    for line in path.read_text(encoding="utf-8").splitlines():
         if line.strip() and not line.startswith("#"):
             rows.append([part.replace("\\n", "\n") for part in line.split("\t")])
     return rows
 
 
-def _jsonl(name: str) -> list[dict]:
-    return [json.loads(line) for line in (DATA / name).read_text(encoding="utf-8").splitlines() if line.strip()]
+def _jsonl(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def _tasks(folder: Path, half_of) -> dict[str, list[dict]]:
+    """The items of one folder of the corpus, each in the half ``half_of(its text)`` names."""
+    return {
+        "promises": [{"label": label, "category": category, "text": text, "half": half_of(text)}
+                     for label, category, text in _rows(folder / "promises.tsv")],
+        "claims": [{"label": label, "key": key, "user": user, "assistant": text, "half": half_of(user + text)}
+                   for label, key, user, text in _rows(folder / "claims.tsv")],
+        "closures": [{**item, "half": half_of(item["answer"] + "".join(item["open"]))}
+                     for item in _jsonl(folder / "closures.jsonl")],
+        "questions": [{**item, "half": half_of(item["user"] + item["assistant"])}
+                      for item in _jsonl(folder / "questions.jsonl")],
+        "corrections": [{"label": label, "text": text, "half": half_of(text)}
+                        for label, text in _rows(folder / "corrections.tsv")],
+        "dated": [{"now": now, "due": due, "text": text, "half": half_of(now + text)}
+                  for now, due, text in _rows(folder / "dated.tsv")],
+    }
 
 
 def load() -> dict[str, list[dict]]:
-    """Every task's items, each with its half."""
-    tasks: dict[str, list[dict]] = {}
-    promises = [{"label": label, "category": category, "text": text, "half": half(text)}
-                for label, category, text in _rows("promises.tsv")]
+    """Every task's items, each with its half: dev, held, or fresh (the sealed third set)."""
+    tasks = _tasks(DATA, half)
     for line in TUNED.read_text(encoding="utf-8").splitlines():
         if line.strip() and not line.startswith("#"):
             positive, kind, category, text = line.split("\t")
-            promises.append({"label": kind if positive == "1" else "none", "category": category, "text": text,
-                             "half": "dev"})
-    tasks["promises"] = promises
-    tasks["claims"] = [{"label": label, "key": key, "user": user, "assistant": text, "half": half(user + text)}
-                       for label, key, user, text in _rows("claims.tsv")]
-    tasks["closures"] = [{**item, "half": half(item["answer"] + "".join(item["open"]))} for item in _jsonl("closures.jsonl")]
-    tasks["questions"] = [{**item, "half": half(item["user"] + item["assistant"])} for item in _jsonl("questions.jsonl")]
-    tasks["corrections"] = [{"label": label, "text": text, "half": half(text)} for label, text in _rows("corrections.tsv")]
-    tasks["dated"] = [{"now": now, "due": due, "text": text, "half": half(now + text)}
-                      for now, due, text in _rows("dated.tsv")]
+            tasks["promises"].append({"label": kind if positive == "1" else "none", "category": category,
+                                      "text": text, "half": "dev"})
+    for folder, which in ((DEVELOPMENT, "dev"), (FRESH, "fresh")):
+        if folder.is_dir():
+            for name, items in _tasks(folder, lambda _text, which=which: which).items():
+                tasks[name] += items
     return tasks
 
 
@@ -187,12 +201,13 @@ def main(argv=None) -> None:
         print(json.dumps({which: figures for which, (figures, _) in results.items()}, indent=2))
         return
     total = sum(len(items) for items in tasks.values())
-    print(f"labelled items: {total} ({sum(1 for t in tasks.values() for i in t if i['half'] == 'held')} held out)")
-    print(f"{'figure':24} {'target':>7} {'dev':>7} {'held':>7}")
+    count = {which: sum(1 for t in tasks.values() for i in t if i["half"] == which) for which in HALVES}
+    print(f"labelled items: {total} ({count['dev']} development, {count['held']} held out, {count['fresh']} fresh)")
+    print(f"{'figure':24} {'target':>7} {'dev':>7} {'held':>7} {'fresh':>7}")
     for key in results["dev"][0]:
         target = TARGETS.get(key)
         mark = f"≥{target:.2f}" if target else ""
-        print(f"{key:24} {mark:>7} {results['dev'][0][key]:>7} {results['held'][0][key]:>7}")
+        print(f"{key:24} {mark:>7} {results['dev'][0][key]:>7} {results['held'][0][key]:>7} {results['fresh'][0][key]:>7}")
     if options.failures:
         for task, missed in results["dev"][1].items():
             for miss in missed:

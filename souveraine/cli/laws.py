@@ -16,6 +16,7 @@ def hook_cmd():
 
     Example:
 
+    \b
         souveraine hook install && souveraine hook pre-commit
     """
 
@@ -28,6 +29,7 @@ def hook_list(memory, as_json):
 
     Example:
 
+    \b
         souveraine hook list --json
     """
     from souveraine.laws import install
@@ -57,6 +59,7 @@ def hook_install(ctx, bare, memory_path, as_json):
 
     Example:
 
+    \b
         souveraine hook install
         souveraine hook install --bare /srv/git/memory.git
     """
@@ -108,6 +111,7 @@ def _hook(name: str):
 
     Example:
 
+    \b
         souveraine hook {name}{example}
     """
     return hook_cmd.command(name=name, context_settings={"ignore_unknown_options": True})(run)
@@ -121,18 +125,23 @@ for _name in HOOKS:
 @click.option("--since", metavar="REV", default=None, help="Only the commits after REV (e.g. a tag, or HEAD~50).")
 @click.option("--at", "at_rev", metavar="REV", default=None,
               help="Only re-check every witness as it stands at REV (e.g. HEAD): signatures, covenants, identities.")
+@click.option("--full", is_flag=True, help="Judge every commit again, ignoring the record of earlier runs.")
 @pass_memory
 @json_option
-def verify_cmd(memory, since, at_rev, as_json):
+def verify_cmd(memory, since, at_rev, full, as_json):
     """Replay the history commit by commit and list every breach of the laws.
 
     Each commit is judged against its parents by the hooks' rules: append-only files,
     commit messages, key material, frontmatter, witnesses. Then every witnessed memory,
     covenant and identity is re-checked as it stands at HEAD (no private key needed).
+    What an earlier run judged is on record (.souveraine/verified.json, kept while its
+    commit is an ancestor of HEAD): only the commits since are judged, and the witness is
+    re-checked only when its files changed; --full judges everything again.
     With --at REV, only that re-check, at REV: fast enough to run often. Exit 1 if any breach.
 
     Example:
 
+    \b
         souveraine verify --since v1 --json
         souveraine verify --at HEAD
     """
@@ -144,10 +153,12 @@ def verify_cmd(memory, since, at_rev, as_json):
     if at_rev:
         report = verify.at(memory, at_rev, progress=progress("re-checking witnesses", not as_json))
     else:
-        report = verify.verify(memory, since, progress=progress("verifying", not as_json))
+        report = verify.verify(memory, since, progress=progress("verifying", not as_json), full=full)
     emit([b.to_dict() for b in report.breaches], as_json, _render)
     count = len(report.breaches)
-    what = [f"{report.commits} commits"] if not at_rev else []
+    judged = (f" ({report.judged} judged, {report.commits - report.judged} on record)"
+              if report.judged < report.commits else "")
+    what = [f"{report.commits} commits{judged}"] if not at_rev else []
     if at_rev or report.witnessed:
         what.append(f"{report.witnessed} witnessed memor{'y' if report.witnessed == 1 else 'ies'}")
     say(f"{' and '.join(what)} verified, {count or 'no'} breach{'es' if count != 1 else ''}", quiet=as_json)

@@ -39,7 +39,7 @@ jade crystal destiny harmony melody royal king prince duke baron justice liberty
 christian major marshal sterling bishop cash clay cliff dale glen heath moss forest stone wolf bear fox robin jay
 wren lark dove florence paris london sydney jordan austin dallas phoenix georgia carolina virginia india china
 kenya chelsea brooklyn devon camden lincoln orlando jersey tyrone adelaide hope long young brown white black green
-gray grey price little wood hill field rich north west south east will worth per via
+gray grey price little wood hill field rich north west south east will worth per via can sim
 """.split())
 NOT_PEOPLE = frozenset("""
 i i'm i've i'll i'd me my we you he she they it this that these those the a an and but or so then there here what when
@@ -54,6 +54,8 @@ house office club team inc ltd llc co corp company group foundation institute co
 """.split())
 # A name that opens a sentence and is followed by one of these is a place more often than a person.
 _PLACE_WORDS = frozenset({"in", "at", "on", "near", "by", "from", "to", "for", "airport", "station"})
+# ... and one followed by a subject pronoun opens a question ("Can you…", "Do we…"), not a name.
+_PRONOUNS = frozenset({"i", "you", "we", "he", "she", "they", "it"})
 _BEFORE = frozenset("""
 with met meet meeting told tell asked ask call called calling phone phoned email emailed text texted thank thanked
 visit visited saw see invite invited named name by from for to and sister brother mother father mum mom dad wife
@@ -154,7 +156,8 @@ def _judge(text: str, start: int, end: int, known: set[str]) -> Person | None:
     elif folded in known or words[0].casefold() in known:
         how = "known"
     elif _given(words[0]) and (words[0].casefold() not in AMBIGUOUS or len(words) > 1 and not opens):
-        how = None if opens and len(words) == 1 and after and after[0].casefold() in _PLACE_WORDS else "given name"
+        how = None if opens and len(words) == 1 and after and after[0].casefold() in _PLACE_WORDS | _PRONOUNS \
+            else "given name"
     if how is None and _context(before, after):
         how = "context"
     if how is None:

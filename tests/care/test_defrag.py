@@ -122,8 +122,16 @@ def test_dry_run_prints_the_plan_and_changes_nothing(tangled, invoke):
     result = invoke("defrag", "--dry-run", memory_root=tangled.root)
     assert result.exit_code == 0
     assert "split     domains/everything.md: unrelated sections: 11 notes along its headings" in result.stdout
+    steps = len(result.stdout.splitlines())
+    assert result.stderr == (f"defrag: would make {steps} changes in one 'chore(defrag): …' commit; "
+                             "run 'souveraine defrag' to apply\n")
     assert git(tangled.root, "rev-parse", "HEAD") == head
     assert_clean(tangled.root)
+
+
+def test_dry_run_on_a_memory_in_shape_says_so(memory, invoke):
+    result = invoke("defrag", "--dry-run")
+    assert (result.exit_code, result.stdout, result.stderr) == (0, "", "defrag: nothing to do\n")
 
 
 def _fail_before_merge(memory, branch, base):

@@ -21,12 +21,14 @@ def tasks():
 
 
 def test_the_corpus_is_large_split_and_not_one_template(tasks):
-    items = [item for task in tasks.values() for item in task]
+    items = [item for task in tasks.values() for item in task if item["half"] in ("dev", "held")]
     assert len(items) >= 1500
     held = sum(1 for item in items if item["half"] == "held")
     assert 0.3 * len(items) < held < 0.5 * len(items)   # the 360 tuned sentences are all in the development half
     openings = {" ".join(str(i.get("text") or i.get("user") or i.get("answer")).split()[:2]) for i in items}
     assert len(openings) > 0.5 * len(items)
+    fresh = [item for task in tasks.values() for item in task if item["half"] == "fresh"]
+    assert len(fresh) >= 400 and all(any(i["half"] == "fresh" for i in task) for task in tasks.values())
 
 
 def test_the_held_out_half_stays_above_its_floors(tasks):
