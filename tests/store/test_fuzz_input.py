@@ -324,3 +324,22 @@ def test_the_journal_reads_back_exactly_the_turns_given(cases):
     if kept != given:
         cases.failures.append(f"persisted {len(given)} texts, read back {len(kept)}: {kept[:4]!r}")
     cases.check(312)
+
+
+def test_an_unforeseen_error_is_one_line_and_debug_shows_where(memory, monkeypatch):
+    import souveraine.status
+
+    def broken(*args, **kwargs):
+        raise KeyError("bandwidth\nsecond line")
+
+    monkeypatch.setattr(souveraine.status, "status", broken)
+    done = run(memory, "status")
+    assert done.exit_code == 1
+    assert done.stderr.startswith("souveraine: unexpected KeyError: ") and done.stderr.count("\n") == 1
+    assert "run again with --debug" in done.stderr
+    as_json = run(memory, "status", "--json")
+    assert json.loads(as_json.stdout)["error"] == "internal"
+    with pytest.raises(KeyError):
+        from souveraine.cli import cli
+
+        CliRunner().invoke(cli, ["--debug", "--memory", str(memory.root), "status"], catch_exceptions=False)
