@@ -225,12 +225,17 @@ def crash(trials: int = 300, seed: int = 1, progress: bool = False) -> dict:
         kept: set[str] = set()          # memories remember said it kept
         figures = {"trials": 0, "killed": 0, "finished": 0, "turns_owed": 0, "turns_lost": 0, "turns_twice": 0,
                    "memories_lost": 0, "fsck_failures": 0, "needed_manual_repair": 0, "leftovers": 0,
-                   "next_command_failed": 0, "by_operation": {op: {"trials": 0, "killed": 0} for op in OPERATIONS}}
+                   "next_command_failed": 0, "setup_failed": 0, "by_operation": {op: {"trials": 0, "killed": 0} for op in OPERATIONS}}
         problems: list[str] = []
         started = time.perf_counter()
         for n in range(trials):
             op = OPERATIONS[n % len(OPERATIONS)]
-            argv, text = _prepare(root, env, op, n)
+            try:
+                argv, text = _prepare(root, env, op, n)
+            except subprocess.CalledProcessError as exc:     # the bench's own setup met what the last trial left
+                figures["setup_failed"] += 1
+                problems.append(f"trial {n} ({op}) setup: {exc.cmd[3:]} exit {exc.returncode}: {(exc.stderr or '')[-200:]}")
+                continue
             process = subprocess.Popen([*BIN, "--memory", str(root), *argv], env=env, start_new_session=True,
                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             try:
@@ -298,9 +303,9 @@ def _prepare(root: Path, env: dict, op: str, n: int) -> tuple[list[str], str]:
     if op == "defrag":
         note = root / "domains" / f"sailing-{n}.md"
         note.write_text(f"# Sailing {n}\n\nTomás sails on Sundays, trial {n}. He keeps the boat at Cascais.\n")
-        subprocess.run(["git", "-C", str(root), "add", "--", str(note)], check=True, env=env)
+        subprocess.run(["git", "-C", str(root), "add", "--", str(note)], check=True, env=env, capture_output=True, text=True)
         subprocess.run(["git", "-C", str(root), "commit", "-qm", f"docs(domains): sailing {n}"], check=True, env=env,
-                       capture_output=True)
+                       capture_output=True, text=True)
         return ["defrag"], ""
     name = f"f{n}"
     where = souveraine(root, env, "fork", "start", name, "--task", "find the harbour").stdout.strip()
