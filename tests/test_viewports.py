@@ -127,18 +127,49 @@ def test_the_wake_stays_byte_identical_at_work(busy, invoke):
 # -- surface -------------------------------------------------------------------------------
 
 def test_surface_by_bandwidth(busy, invoke):
-    peek = {b: invoke("surface", "--peek", "--bandwidth", b).stdout for b in BANDWIDTHS}
-    assert peek == {
-        "high": ("[surfacing: critical: The backup failed twice]\n[inbox: 3 waiting]\n"
-                 "  - high: The deploy key expires Friday\n  - medium: Reply to Bea about the release\n"
-                 "  - low: Tidy the notes folder\n"),
-        "medium": "[surfacing: critical: The backup failed twice]\n[inbox: 3 more waiting: souveraine inbox]\n",
-        "low": "[surfacing: critical: The backup failed twice]\n",
-        "minimal": "[surfacing: presence: 4 waiting, 1 critical]\n",
-    }
+    peek = {b: invoke("surface", "--peek", "--bandwidth", b).stdout.splitlines() for b in BANDWIDTHS}
+    high = peek["high"]
+    assert high[:5] == ["[surfacing: critical: The backup failed twice]", "[inbox: 3 waiting]",
+                        "  - high: The deploy key expires Friday", "  - medium: Reply to Bea about the release",
+                        "  - low: Tidy the notes folder"]
+    assert high[5:9] == ["[unit: login · DEVELOP · back from review 1 of 2]",
+                         "  INIT ✓ → ORIENT ✓ → DEVELOP ◉ → REVIEW ✓ → UPDATE-DOCS · → REPORT ·",
+                         "[fork: drafts (returned, 0 of 200 lines) — draft the release notes]",
+                         "[fork: research (active, 0 of 200 lines) — compare the ranking formulas]"]
+    assert re.fullmatch(r"\[n\+1: [0-9a-f]{7,} chore\(journal\): persist 2 turns at 10:00\]", high[9])
+    assert high[10] == f"[commits: {classes.COMMITS} newest]" and all(line.startswith("  - ") for line in high[11:16])
+    assert high[16:] == ["[attention: medium: fork drafts returned: integrate it or close it — souveraine fork integrate drafts]"]
+    assert peek["medium"] == [
+        "[surfacing: critical: The backup failed twice]", "[inbox: 3 more waiting: souveraine inbox]",
+        "[unit: login · DEVELOP · back from review 1 of 2]",
+        "[fork: drafts (returned) — draft the release notes]", "[fork: research (active) — compare the ranking formulas]",
+        "[attention: medium: fork drafts returned: integrate it or close it — souveraine fork integrate drafts]"]
+    assert peek["low"] == ["[surfacing: critical: The backup failed twice]"]
+    assert peek["minimal"] == ["[surfacing: presence: 4 waiting, 1 critical]"]
     data = json.loads(invoke("surface", "--peek", "--json").stdout)
     assert [i["urgency"] for i in data["inbox"]] == ["high", "medium", "low"]
-    assert json.loads(invoke("surface", "--peek", "--bandwidth", "low", "--json").stdout)["inbox"] == []
+    assert set(data["at_work"]) == {"unit", "forks", "attention", "n1", "commits"}
+    assert data["at_work"]["unit"]["chain"][2] == {"phase": "DEVELOP", "status": "current", "entries": 1,
+                                                   "path": "reference/work/login/develop.md"}
+    medium = json.loads(invoke("surface", "--peek", "--bandwidth", "medium", "--json").stdout)["at_work"]
+    assert set(medium) == {"unit", "forks", "attention"} and "chain" not in medium["unit"]
+    low = json.loads(invoke("surface", "--peek", "--bandwidth", "low", "--json").stdout)
+    assert low["inbox"] == [] and low["at_work"] == {}
+
+
+def test_surface_is_quiet_when_nothing_waits_and_nothing_is_under_way(memory, invoke):
+    assert {b: invoke("surface", "--bandwidth", b).stdout for b in BANDWIDTHS} == dict.fromkeys(BANDWIDTHS, "")
+    invoke("unit", "start", "login", "--goal", "Users sign in with a passkey.")
+    assert invoke("surface", "--bandwidth", "medium").stdout == "[unit: login · INIT]\n"
+    assert invoke("surface", "--bandwidth", "low").stdout == ""
+
+
+def test_the_agents_hook_reads_no_work_state(busy, monkeypatch):
+    from souveraine.sensorium import telemetry
+    from souveraine.tempos.surface import surface
+
+    monkeypatch.setattr(telemetry, "forks", lambda *a, **k: pytest.fail("the per-turn surfacing read the forks"))
+    assert surface(busy, peek=True).lines == ["[surfacing: critical: The backup failed twice]"]
 
 
 # -- the one-year bench memory -------------------------------------------------------------

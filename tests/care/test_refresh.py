@@ -4,6 +4,7 @@ import json
 from pathlib import Path
 
 from souveraine.care import refresh, rules
+from souveraine.care.doctor import doctor
 from souveraine.identity import elevation, memories
 from souveraine.tempos import inbox, ledger
 from tests.support import assert_clean, git
@@ -50,6 +51,7 @@ def test_the_next_refresh_lists_what_changed_since_the_last(memory, invoke):
     assert item.urgency == "low"
     assert (f"1 elevation ([[{kept['path'][:-3]}]]); 1 drift entry ([[ledger/drift#^{entry.id}]]); "
             "1 correction ([[system/human/prefs/communication]]); 1 new person ([[people/lea]]).") in item.text
+    assert [f.to_dict() for f in doctor(memory) if f.path.startswith("inbox/")] == []     # every link resolves
 
 
 def test_doctor_errors_come_as_a_high_thought_in_the_same_commit(memory, invoke):
