@@ -43,6 +43,8 @@ class Ranking:
     date_weight: float = DATE_WEIGHT
     answer_share: float = 0.5           # conversation.ANSWER_SHARE
     diversity: float = 0.3              # diversity.PENALTY
+    answers_asked: bool = True          # only a turn that asks passes its match on (conversation.py)
+    diversity_words: float = 0.5        # diversity.WORDS
 
     def params(self) -> dict[str, float]:
         return {"now": self.now, "half_life": self.half_life_days * DAY,

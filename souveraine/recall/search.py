@@ -270,7 +270,8 @@ class Search:
         meta = _meta(conn, pool)
         turns = {i: conversation.Turn(i, m["path"], m["session"], m["role"], m["kind"]) for i, m in meta.items()}
         relevance = dict(pool)
-        for asked, answer in (conversation.answers(conn, turns) if self.ranking.answer_share else {}).items():
+        found = conversation.answers(conn, turns, self.ranking.answers_asked) if self.ranking.answer_share else {}
+        for asked, answer in found.items():
             if answer in pool or not self.person:           # an answer must name the person itself
                 relevance[answer] = relevance.get(answer, 0.0) + self.ranking.answer_share * pool[asked]
         meta.update(_meta(conn, [i for i in relevance if i not in meta]))
@@ -288,7 +289,8 @@ class Search:
         ordered = sorted(scores, key=lambda i: -scores[i])[:self.limit * diversity.POOL]
         words = _words(conn, terms, ordered)
         candidates = [diversity.Candidate(i, s, _group(meta[i]), words.get(i, frozenset())) for i, s in scores.items()]
-        return [(c.id, c.score) for c in diversity.select(candidates, self.limit, self.ranking.diversity)]
+        return [(c.id, c.score) for c in diversity.select(candidates, self.limit, self.ranking.diversity,
+                                                          self.ranking.diversity_words)]
 
 
 def _add_names(conn, pool: dict[int, float], dropped: list[query.Term], size: int) -> None:
