@@ -29,6 +29,7 @@ POOL = 8                # candidates SQLite hands over per hit asked for (at lea
 MIN_POOL = 80
 NAME_CAP = 5000         # a "name" more often written than this is a common word after all
 DEEP_POOL = 2000        # matches looked through for those telling of the query's dates
+PERIOD_ROOM = 3         # a period holding more turns than this per hit asked for is no evidence alone
 
 
 @dataclass
@@ -199,7 +200,22 @@ class Search:
         pool = dict(rows[:size])
         if not self.evidence.open:
             pool.update(self._within_pool(conn, base, params, rows))
+            if self.ranking.period_floor and pool:
+                floor = self.ranking.period_floor * max(pool.values())
+                for doc_id in self._period(conn, PERIOD_ROOM * self.limit):
+                    pool.setdefault(doc_id, floor)
         return pool
+
+    def _period(self, conn, room: int) -> list[int]:
+        """The turns said in the query's period when it holds few of them (``room`` at most):
+        "what broke at the clinic in mid-April?" is answered by "my autoclave failed its test
+        this morning", said then, which shares no word with it."""
+        where, params = self.filters
+        within, extra = _within(self.evidence)
+        clauses = " AND ".join([*where, within, "d.kind = 'turn'"])
+        rows = conn.execute(f"SELECT d.id FROM docs d WHERE {clauses} LIMIT :room",
+                            {**params, **extra, "room": room + 1}).fetchall()
+        return [] if len(rows) > room else [r[0] for r in rows]
 
     def _within_pool(self, conn, base: str, params: dict, deep: list[tuple[int, float]]) -> list[tuple[int, float]]:
         """The best matches said in the period (a run of ids, since they grow with time: FTS5

@@ -103,6 +103,14 @@ def test_an_answer_ranks_by_the_question_it_answers(memory, say):
     assert blocks[:2] == [question, answer]
 
 
+def test_a_short_period_named_by_the_query_is_evidence_without_its_words(memory, say):
+    say(*[(f"2026-0{m}-{d:02d}T09:00:00", "user", f"Busy day at the clinic, {m}/{d}.", f"c{m}{d}")
+          for m in (2, 3, 5) for d in (3, 9, 15, 21)])
+    (_, evidence), = say(("2026-04-18T08:00:00", "user", "Problem: my autoclave failed its test this morning.", "a"))
+    blocks = [h.block for h in recall(memory, "What broke at the clinic in mid-April 2026?").hits]
+    assert evidence in blocks[:3]
+
+
 def test_only_a_question_passes_its_match_on_to_the_reply(memory, say):
     _, (_, answer) = say(("2026-06-01T10:00:00", "user", "So did the plumber finally come round to fix that boiler valve?", "a"),
                          ("2026-06-01T10:01:00", "assistant", "Yes, on Monday.", "a"))
