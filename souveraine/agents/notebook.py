@@ -73,6 +73,7 @@ def write(memory: Memory, relpath: str, content: str, description: str | None = 
         note = notes.Note(old.meta, content)
     if description:
         note["description"] = description.strip()
+    note.body = note.body.strip("\n") + "\n" if note.body.strip() else ""     # a file ends with its line's end
     if not note.get("description"):
         raise UsageError(f"give {relpath} a description: one sentence saying what the note holds "
                          "(every note has one, for the wake's index and Obsidian)")

@@ -248,6 +248,33 @@ def _recent(memory, since, limit):
     return {"since": since or "yesterday", "events": newest, "more": max(0, len(found) - limit)}
 
 
+def _state(memory):
+    from souveraine.forks import state
+
+    return state.read(memory).to_dict()
+
+
+def _state_set(memory, phase, unit, files, replace):
+    from souveraine.forks import state
+
+    return state.set_state(memory, phase=phase, unit=unit, files=files or (), replace_files=replace)
+
+
+def _digest(memory, week):
+    from souveraine.care import digest
+
+    return digest.digest(memory, week)
+
+
+def _verify(memory, since, at, full):
+    from souveraine.laws import verify
+
+    if since and at:
+        raise UsageError("give since or at, not both")
+    report = verify.at(memory, at) if at else verify.verify(memory, since, full=full)
+    return {**report.to_dict(), "witnessed": report.witnessed}
+
+
 def _read_note(memory, path):
     from souveraine.agents import notebook
 
@@ -448,6 +475,33 @@ TOOLS: tuple[Tool, ...] = (
              number("limit", "How many events to return, newest first.", minimum=1, maximum=500, default=50,
                     cli=None),
          ), _recent, read_only=True, idempotent=True, cli="events", omits=("follow", "interval")),
+    Tool("state", "Read the workflow state", "Your working state, pinned in every wake: the phase (idle, INIT, "
+         "ORIENT, DEVELOP, REVIEW, UPDATE-DOCS, REPORT), the unit of work and the files it touched.",
+         "{phase, unit, files_touched, retries}.", (), _state, read_only=True, idempotent=True, cli="state show"),
+    Tool("state_set", "Set the workflow state", "Move to another phase, start or name a unit of work, or add the "
+         "files you touched (paths only, never their content). A new unit starts with no files. One commit.",
+         "{phase, unit, files_touched, retries, commit}.", (
+             choice("phase", ["idle", "INIT", "ORIENT", "DEVELOP", "REVIEW", "UPDATE-DOCS", "REPORT"],
+                    "The phase you are entering (default: keep the current one)."),
+             text("unit", "The unit of work, a short name like login-form; a new unit starts with no files touched."),
+             texts("files", "Paths of files you touched, like src/app.py; they add to the unit's files_touched."),
+             flag("replace", "True to replace files_touched with files instead of adding to it."),
+         ), _state_set, idempotent=True, cli="state set"),
+    Tool("digest", "Digest a week", "Distil a week of the journal into people/ and domains/ notes, each line linked "
+         "to the turn it came from; the journal stays as it is. One commit.",
+         "{week, notes: [paths written], bullets: N}.", (
+             text("week", "The ISO week to digest, like 2026-W48 (default: last week)."),
+         ), _digest, idempotent=True, cli="digest"),
+    Tool("verify", "Verify the history", "Replay the memory's history and list every breach of its laws "
+         "(append-only files rewritten, bad commit messages, key material, broken frontmatter, witnesses that no "
+         "longer verify). Only the commits since the last run are judged, unless full.",
+         "{commits, judged, breaches: [{commit, rule, message}], witnessed}; no breaches means the history is "
+         "lawful.", (
+             text("since", "Only the commits after this revision, like a tag or HEAD~50."),
+             text("at", "Only re-check every witnessed memory, covenant and identity as it stands at this revision, "
+                  "like HEAD.", cli="at_rev"),
+             flag("full", "True to judge every commit again, ignoring the record of earlier runs."),
+         ), _verify, read_only=True, idempotent=True, cli="verify"),
     Tool("read_note", "Read a note", "Read one note of the memory: its properties, its text and the notes it "
          "links to.", "{path, properties, body, links: [{link, target}]}.", (NOTE_PATH,), _read_note,
          read_only=True, idempotent=True),

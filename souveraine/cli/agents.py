@@ -12,10 +12,10 @@ FORMAT = click.Choice(["openai", "anthropic"])
 def mcp_cmd(memory):
     """Serve the memory over the Model Context Protocol (stdio): its tempos as tools, its notes as resources.
 
-    Tools (23, each annotated read-only, destructive or idempotent): wake, surface, persist,
+    Tools (27, each annotated read-only, destructive or idempotent): wake, surface, persist,
     recall, remember, elevate, reflect, archive, doctor, status, forget, ledger, ledger_close,
-    inbox, inbox_add, recent_activity, read_note, write_note, edit_note, move_note,
-    delete_note, build_context, list_notes. Resources: memory://wake and memory://notes/<path>, paged.
+    inbox, inbox_add, recent_activity, state, state_set, digest, verify, read_note,
+    write_note, edit_note, move_note, delete_note, build_context, list_notes. Resources: memory://wake and memory://notes/<path>, paged.
     Prompts: wake, reflection. stdout is the wire; messages go to stderr. Needs the mcp
     package (pip install 'souveraine[mcp]').
 

@@ -37,7 +37,7 @@ def test_every_tool_is_listed_with_its_one_definition_and_annotations(memory):
         return (await client.list_tools()).tools
 
     tools = {tool.name: tool for tool in run(scenario, server.build(memory.root))}
-    assert sorted(tools) == sorted(TOOLS) and len(tools) == 23
+    assert sorted(tools) == sorted(TOOLS) and len(tools) == 27
     for definition in tooldefs.TOOLS:
         listed = tools[definition.name]
         assert listed.input_schema == definition.schema, f"{definition.name}: one definition, not two"
@@ -145,6 +145,11 @@ def test_a_session_uses_every_tool(memory, monkeypatch):
         out["archive"] = await call("archive", {"dry_run": True, "force": True, "extractive": True})
         out["doctor"] = await call("doctor", {})
         out["recent"] = await call("recent_activity", {"since": "2000-01-01", "limit": 5})
+        out["state_set"] = await call("state_set", {"phase": "DEVELOP", "unit": "q3-report",
+                                                    "files": ["reports/q3.md", "reports/q3.md"]})
+        out["state"] = await call("state", {})
+        out["digest"] = await call("digest", {"week": "2026-W49"})
+        out["verify"] = await call("verify", {})
         return out
 
     out = run(scenario, server.build(memory.root))
@@ -167,6 +172,10 @@ def test_a_session_uses_every_tool(memory, monkeypatch):
     assert out["deleted"]["deleted"] and not memory.exists("reference/scratch.md")
     assert out["forget"]["forgotten"] and out["doctor"]["checks"] > 0
     assert len(out["recent"]["events"]) == 5 and out["recent"]["more"] > 0
+    assert (out["state"]["phase"], out["state"]["unit"], out["state"]["files_touched"]) == (
+        "DEVELOP", "q3-report", ["reports/q3.md"])
+    assert out["digest"]["week"] == "2026-W49"
+    assert out["verify"]["breaches"] == [] and out["verify"]["commits"] > 10
     assert out["recent"]["events"][0]["at"] >= out["recent"]["events"][-1]["at"], "newest first"
     assert_clean(memory.root)
 
@@ -311,6 +320,7 @@ def test_the_server_over_stdio(memory):
     names, kept, status, text = run(scenario, params)
     assert sorted(names) == sorted(TOOLS)
     assert memory.exists(kept["path"])
+    assert memory.read_text("people/lea.md").endswith("\n---\nMy sister.\n"), "a note's last line ends"
     assert status["phase"] == "idle"
     assert text == memory.read_text("system/persona/identity.md")
 
