@@ -211,9 +211,14 @@ class Search:
         "what broke at the clinic in mid-April?" is answered by "my autoclave failed its test
         this morning", said then, which shares no word with it."""
         where, params = self.filters
-        within, extra = _within(self.evidence)
-        clauses = " AND ".join([*where, within, "d.kind = 'turn'"])
-        rows = conn.execute(f"SELECT d.id FROM docs d WHERE {clauses} LIMIT :room",
+        clauses, extra = [*where, "+d.kind = 'turn'"], {}      # "+": searched by its time (docs_at)
+        if self.evidence.since:
+            clauses.append("d.at >= :ev_since")
+            extra["ev_since"] = self.evidence.since.isoformat()
+        if self.evidence.until:
+            clauses.append("d.at < :ev_after")
+            extra["ev_after"] = (self.evidence.until + timedelta(days=1)).isoformat()
+        rows = conn.execute(f"SELECT d.id FROM docs d WHERE {' AND '.join(clauses)} LIMIT :room",
                             {**params, **extra, "room": room + 1}).fetchall()
         return [] if len(rows) > room else [r[0] for r in rows]
 
