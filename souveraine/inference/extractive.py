@@ -220,18 +220,10 @@ def _is_name_word(token: str, opens: bool, seen_lower: set[str]) -> bool:
     from souveraine.language import names
 
     if names.is_given(token):
-        return folded not in names.AMBIGUOUS
-    return not (folded in seen_lower or _COMMON_ENDING.search(folded) or folded in _common_english())
+        return not names.ambiguous(token)
+    from souveraine.language import lexicon
 
-
-@lru_cache(maxsize=1)
-def _common_english() -> frozenset[str]:
-    """About a thousand everyday English words (Faker's en_US word list), none of them a name."""
-    try:
-        from faker.providers.lorem.en_US import Provider
-    except ImportError:
-        return frozenset()
-    return frozenset(w.casefold() for w in Provider.word_list)
+    return not (folded in seen_lower or _COMMON_ENDING.search(folded) or folded in lexicon.english_words())
 
 
 def significant(name: str) -> list[str]:

@@ -7,21 +7,19 @@ A capitalised run of words (Unicode letters, through the ``regex`` module: "Sør
 - a link to ``people/…`` (the alias, or the note's name) — always;
 - a title before it (Dr., Mrs., Prof., Uncle, Aunt…);
 - a name the memory already knows as a person (``known``);
-- its first word is a given name — one of the ~31,000 first names, from 86 locales, that
-  Faker ships — and not one that is also a common word ("May", "Will", "Mark") unless
-  something else says so;
+- its first word is a given name — one of the ~24,000 first names, from 86 locales, that
+  Faker ships (souveraine/language/data/, read by ``lexicon``) — and not one that is also
+  an everyday word ("May", "Will", "Brain", "Said") unless something else says so;
 - what surrounds it: a relation before it ("my neighbour", "met", "ask", "called"), or a
   person's verb after it ("said", "is my", "wants", "lent").
 
 A possessive is not part of the name; a place or an organisation ("Mill Road", "the
-Crown") is not a person. The first names are read from Faker once per install and kept in the user's cache
-(~/.cache/souveraine/), so persist does not pay for importing Faker.
+Crown") is not a person. A text with no capitalised word that could be a name costs a
+scan with the standard library: neither ``regex`` nor the list of names is loaded.
 """
 
-import os
+import re
 from dataclasses import dataclass
-from functools import lru_cache
-from pathlib import Path
 
 _WORD = (r"\p{Lu}(?:[\p{Ll}\p{M}]+|(?=['’]\p{Lu}))(?:\p{Lu}[\p{Ll}\p{M}]+)?"
          r"(?:['’]\p{Lu}[\p{Ll}\p{M}]+|-\p{L}[\p{Ll}\p{M}]+)*")
@@ -86,11 +84,13 @@ class Person:
 
 def people(text: str, known=()) -> list[Person]:
     """The people ``text`` names, in order; ``known`` are names (any case) already known as people."""
+    known = {k.casefold() for k in known}
+    if not _maybe(text, known):
+        return []
     import regex
 
     from souveraine.language.sentences import mask_code
 
-    known = {k.casefold() for k in known}
     found: list[Person] = []
     taken: list[tuple[int, int]] = []
     for match in regex.finditer(r"\[\[people/([^\]|#]+)(?:#[^\]|]*)?(?:\|([^\]]+))?\]\]", text):
@@ -106,6 +106,41 @@ def people(text: str, known=()) -> list[Person]:
             found.append(person)
     found += _coordinated(plain, runs, found)
     return sorted(found, key=lambda p: p.start)
+
+
+_TOKEN = re.compile(r"[^\W\d_][\w'’.-]*")
+_OPENERS = ".!?:;\n\"“(-—"
+
+
+def _maybe(text: str, known: set[str]) -> bool:
+    """Could ``text`` name anyone? False only when no word could start a person for ``people``: no
+    link to people/, and every capitalised word is one that never names anyone, or opens a
+    sentence alone with no title, relation, verb, known name or given name to make it one. The
+    standard library's ``re`` alone, so most turns never load ``regex`` or the names."""
+    if "[[" in text:
+        return True
+    tokens = list(_TOKEN.finditer(text))
+    for n, match in enumerate(tokens):
+        word = match[0].rstrip(".'’-")
+        if not word[:1].isupper() or word.isupper() or word.casefold() in NOT_PEOPLE:
+            continue
+        head = text[:match.start()].rstrip()
+        if head and head[-1] not in _OPENERS:
+            return True                                         # inside a sentence
+        after = tokens[n + 1] if n + 1 < len(tokens) else None
+        if after is not None and not text[match.end():after.start()].strip(" \t") and \
+                (after[0][:1].isupper() or after[0].casefold() in _PARTICLES):
+            return True                                         # a run of words
+        word = re.sub(r"['’]s?$", "", word)
+        before, following = _words_before(text, match.start()), _words_after(text, match.start() + len(word))
+        title = before and (before[-1].casefold() in TITLES or " ".join(before[-2:]).casefold() in TITLES)
+        if title or word.casefold() in known or word.casefold() in TITLES or _context(before, following) or \
+                _given(word) and not ambiguous(word):
+            return True
+    return False
+
+
+_PARTICLES = frozenset(_PARTICLE[3:-1].casefold().split("|"))
 
 
 def _coordinated(text: str, runs: list, found: list[Person]) -> list[Person]:
@@ -153,7 +188,7 @@ def _judge(text: str, start: int, end: int, known: set[str]) -> Person | None:
         how = "title"
     elif folded in known or words[0].casefold() in known:
         how = "known"
-    elif _given(words[0]) and (words[0].casefold() not in AMBIGUOUS or len(words) > 1 and not opens):
+    elif _given(words[0]) and (not ambiguous(words[0]) or len(words) > 1 and not opens):
         how = None if opens and len(words) == 1 and after and after[0].casefold() in _PLACE_WORDS else "given name"
     if how is None and _context(before, after):
         how = "context"
@@ -197,62 +232,24 @@ def is_given(word: str) -> bool:
     return _given(word)
 
 
+def ambiguous(word: str) -> bool:
+    """Is ``word`` a given name that is also an everyday word ("May", "Will", "Brain"), so a person
+    only when something else says so?"""
+    from souveraine.language import lexicon
+
+    return word.casefold() in AMBIGUOUS or word in lexicon.given_words()
+
+
 def _given(word: str) -> bool:
-    names = first_names()
+    from souveraine.language import lexicon
+
+    names = lexicon.given_names()
     if word in names:
         return True
     import unicodedata
 
     bare = "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
     return bare in names
-
-
-@lru_cache(maxsize=1)
-def first_names() -> frozenset[str]:
-    """Every first name Faker knows, in every locale; read once, then from the user's cache."""
-    from importlib.util import find_spec
-
-    # Faker is found, not imported (that costs half a second): the cache is keyed by its install.
-    spec = find_spec("faker")
-    if spec is None or not spec.origin:
-        return frozenset()
-    stamp = Path(spec.origin).stat().st_mtime_ns
-    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "souveraine" / f"first-names-{stamp}.txt"
-    try:
-        return frozenset(cache.read_text(encoding="utf-8").split("\n"))
-    except OSError:
-        pass
-    names = _from_faker()
-    try:
-        from souveraine.store.atomic import atomic_write
-
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write(cache, "\n".join(sorted(names)))
-    except OSError:
-        pass   # no cache: read from Faker again next time
-    return names
-
-
-def _from_faker() -> frozenset[str]:
-    import importlib
-    import pkgutil
-
-    import faker.providers.person as providers
-
-    found: set[str] = set()
-    for module in pkgutil.iter_modules(providers.__path__):
-        try:
-            provider = importlib.import_module(f"{providers.__name__}.{module.name}").Provider
-        except (ImportError, AttributeError):
-            continue
-        for attribute in ("first_names", "first_names_male", "first_names_female", "first_names_nonbinary",
-                          "first_romanized_names"):
-            value = provider.__dict__.get(attribute)
-            if isinstance(value, dict):
-                value = list(value)
-            if isinstance(value, (list, tuple)):
-                found.update(n for n in value if isinstance(n, str) and n[:1].isupper() and " " not in n)
-    return frozenset(found)
 
 
 def slug(name: str) -> str:

@@ -1,0 +1,87 @@
+"""Make the word lists souveraine/language/data/ ships: given names, and everyday English words.
+
+Usage (once, when a source changes; the output is committed):
+
+    pip install faker                                   # the given names (MIT)
+    apt-get download wamerican-small wbritish-small     # SCOWL size 35 (its own permissive licence)
+    for f in w*-small_*.deb; do dpkg-deb -x "$f" scowl; done
+    python tools/language_data.py --scowl scowl/usr/share/dict
+
+given-names.tsv.gz: every first name of the 86 locales Faker ships (``first_names*`` of
+``faker.providers.person.*``), one a line; a second column ``word`` marks a name that is
+also an everyday English word (in SCOWL's size-35 American or British list, in lower case:
+"Will", "Can", "Brain", "Said"), unless it is one of the US census's commoner first names
+(Faker's en_US weights ≥ 0.0005: "Peter", "Martin", "Maria", "Heather").
+english-words.txt.gz: SCOWL's size-35 American and British lists, lower-case words of
+letters only. souveraine/language/data/README.md names the sources and their licences.
+"""
+
+import argparse
+import gzip
+import importlib
+import pkgutil
+import re
+from pathlib import Path
+
+OUT = Path(__file__).resolve().parent.parent / "souveraine" / "language" / "data"
+CENSUS_FLOOR = 0.0005
+# A word as names.py reads one: a capital, then lower-case letters (and marks), "O'Brien", "Jean-Paul".
+_NAME = re.compile(r"^[^\W\d_](?:[^\W\d_]|['’-](?=[^\W\d_]))*$")
+
+
+def given_names() -> set[str]:
+    import faker.providers.person as providers
+
+    found: set[str] = set()
+    for module in pkgutil.iter_modules(providers.__path__):
+        try:
+            provider = importlib.import_module(f"{providers.__name__}.{module.name}").Provider
+        except (ImportError, AttributeError):
+            continue
+        for attribute in ("first_names", "first_names_male", "first_names_female", "first_names_nonbinary",
+                          "first_romanized_names"):
+            value = provider.__dict__.get(attribute)
+            if isinstance(value, dict):
+                value = list(value)
+            if isinstance(value, (list, tuple)):
+                found.update(n for n in value if isinstance(n, str) and n[:1].isupper() and not n[1:].isupper()
+                             and _NAME.match(n))
+    return found
+
+
+def census_names() -> set[str]:
+    from faker.providers.person.en_US import Provider
+
+    weighted = {**Provider.first_names_male, **Provider.first_names_female}
+    return {name for name, weight in weighted.items() if weight >= CENSUS_FLOOR}
+
+
+def english_words(folder: Path) -> set[str]:
+    words: set[str] = set()
+    for name in ("american-english-small", "british-english-small"):
+        text = (folder / name).read_text(encoding="utf-8", errors="replace")
+        words.update(w for w in text.split("\n") if re.fullmatch(r"[a-z]+", w))
+    return words
+
+
+def write(path: Path, lines: list[str]) -> None:
+    # mtime=0 keeps the file the same bytes when its content is, so a rerun makes no diff
+    with open(path, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=9, mtime=0) as handle:
+        handle.write(("\n".join(lines) + "\n").encode("utf-8"))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--scowl", type=Path, required=True, help="the folder holding american-english-small and british-english-small")
+    args = parser.parse_args()
+    words = english_words(args.scowl)
+    names, census = given_names(), census_names()
+    rows = [f"{n}\tword" if n.casefold() in words and n not in census else n for n in sorted(names)]
+    OUT.mkdir(parents=True, exist_ok=True)
+    write(OUT / "given-names.tsv.gz", rows)
+    write(OUT / "english-words.txt.gz", sorted(words))
+    print(f"{len(names)} given names ({sum(r.endswith('word') for r in rows)} also words), {len(words)} English words")
+
+
+if __name__ == "__main__":
+    main()
