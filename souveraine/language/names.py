@@ -14,7 +14,8 @@ A capitalised run of words (Unicode letters, through the ``regex`` module: "Sør
   person's verb after it ("said", "is my", "wants", "lent").
 
 A possessive is not part of the name; a place or an organisation ("Mill Road", "the
-Crown") is not a person. A text with no capitalised word that could be a name costs a
+Crown", "Rua da Prata", "Amsterdam" — GeoNames' countries and cities, by ``lexicon``) is not
+a person, nor is a lone everyday word that is no one's given name ("Payroll runs"). A text with no capitalised word that could be a name costs a
 scan with the standard library: neither ``regex`` nor the list of names is loaded.
 """
 
@@ -52,6 +53,15 @@ house office club team inc ltd llc co corp company group foundation institute co
 """.split())
 # A name that opens a sentence and is followed by one of these is a place more often than a person.
 _PLACE_WORDS = frozenset({"in", "at", "on", "near", "by", "from", "to", "for", "airport", "station"})
+# The first word of a street, a saint's place, a landmark or a foreign title ("Rua da Prata", "São
+# Miguel", "St Chad's", "Le Petit Jardin"): the run names a place or a thing, not a person.
+_PLACE_START = frozenset("""
+rua avenida av praça largo travessa calçada estrada beco rue boulevard calle carrer plaza paseo piazza via viale
+strasse straße platz são sao santa santo san sant saint st st. ste mount mt lake loch cape fort port porto
+le la les el il lo los las
+""".split())
+# Before a place a person is rarely named: "in Braga", "from Bergen", "visiting Sofia".
+_PLACE_BEFORE = frozenset("in at near around across through via from into outside towards visit visiting visited".split())
 _BEFORE = frozenset("""
 with met meet meeting told tell asked ask call called calling phone phoned email emailed text texted thank thanked
 visit visited saw see invite invited named name by from for to and sister brother mother father mum mom dad wife
@@ -152,7 +162,9 @@ def _coordinated(text: str, runs: list, found: list[Person]) -> list[Person]:
     more = []
     for match in runs:
         start, end = match.start(1), match.end(1)
-        if (start, end) in spans or " " in match[1] or match[1].casefold() in NOT_PEOPLE | AMBIGUOUS:
+        word = match[1]
+        if (start, end) in spans or " " in word or word.casefold() in NOT_PEOPLE | AMBIGUOUS or \
+                word.casefold() in TITLES or f"{word.casefold()}." in TITLES or _thing([word]) or _place(word, []):
             continue
         for person in found:
             between = text[end:person.start] if end <= person.start else text[person.end:start]
@@ -178,8 +190,11 @@ def _judge(text: str, start: int, end: int, known: set[str]) -> Person | None:
     if not words or len(words) == 1 and (words[0].casefold() in TITLES or f"{words[0].casefold()}." in TITLES):
         return None
     after = _words_after(text, start + len(" ".join(words)))
-    place = {w.casefold().strip(".,") for w in [words[-1], *after[:1]]} & _PLACE_AFTER
-    if place and len(words) + len(after) > 1 or (before and before[-1].casefold() == "the"):
+    # "Constance's house" is hers; "Joe's Bar" and "Mill Road" are places
+    end = start + len(" ".join(words))
+    owned = text[end:end + 1] in ("'", "’") and after and after[0][:1].islower()
+    place = {w.casefold().strip(".,") for w in [words[-1], *([] if owned else after[:1])]} & _PLACE_AFTER
+    if place and len(words) + len(after) > 1 or (before and before[-1].casefold() in ("the", "a", "an")):
         return None
     name = " ".join(words)
     folded = name.casefold()
@@ -188,15 +203,40 @@ def _judge(text: str, start: int, end: int, known: set[str]) -> Person | None:
         how = "title"
     elif folded in known or words[0].casefold() in known:
         how = "known"
+    elif len(words) > 1 and words[0].casefold() in _PLACE_START:
+        return None
+    elif _place(name, before):
+        return None
     elif _given(words[0]) and (not ambiguous(words[0]) or len(words) > 1 and not opens):
-        how = None if opens and len(words) == 1 and after and after[0].casefold() in _PLACE_WORDS else "given name"
-    if how is None and _context(before, after):
+        placed = opens and len(words) == 1 and after and after[0].casefold() in _PLACE_WORDS
+        how = None if placed and _place(name, ["in"]) else "given name"
+    if how is None and _context(before, after) and not _thing(words):
         how = "context"
     if how is None:
         return None
     if how != "title" and all(w.casefold() in NOT_PEOPLE for w in words):
         return None
     return Person(name, start, start + len(name), how, title)
+
+
+def _place(name: str, before: list[str]) -> bool:
+    """Is ``name`` a place here: a country, a state or a city that is no one's given name, or
+    one that is ("Florence", "Sofia") after "in", "from", "visiting"…?"""
+    from souveraine.language import lexicon
+
+    if name not in lexicon.places():
+        return False
+    return not _given(name.split()[0]) or bool(before) and before[-1].casefold() in _PLACE_BEFORE
+
+
+def _thing(words: list[str]) -> bool:
+    """A single everyday English word that is no one's given name ("Payroll runs", "Both offers",
+    "Ceramics is my…"): what follows it cannot make it a person."""
+    from souveraine.language import lexicon
+
+    folded, everyday = words[0].casefold(), lexicon.english_words()
+    return len(words) == 1 and not _given(words[0]) and \
+        (folded in everyday or folded.endswith("s") and folded[:-1] in everyday)
 
 
 def _next(text: str, start: int, word: str) -> int:

@@ -21,6 +21,18 @@ from souveraine.language import names
     ("The Thai place on Mill Road is open.", []),
     ("Lisbon was lovely.", []),
     ("`Alice` is a variable here.", []),
+    ("I met Tomás and Dr. Amara Okafor at the market.", ["Tomás", "Amara Okafor"]),
+    ("The flat is on Rua dos Fanqueiros, near São Bento.", []),
+    ("We ate at La Tasca Nova, then walked to Santa Justa.", []),
+    ("Her flight from Rotterdam gets in late.", []),
+    ("We're moving to Nairobi; a visa for Kenya takes weeks.", []),
+    ("I spent a week in Florence with Sofia.", ["Sofia"]),
+    ("Florence said she'd bring the wine.", ["Florence"]),
+    ("Get a Lenovo or a Dell, either works.", []),
+    ("Gardening is my new hobby. Morning, Rahel!", ["Rahel"]),
+    ("Invoicing runs on the first Monday.", []),
+    ("The kids sleep at Constance's house on Fridays.", ["Constance"]),
+    ("Dolores from the library called back.", ["Dolores"]),
 ])
 def test_people_are_found_and_common_words_are_not(text, expected):
     assert [p.name for p in names.people(text)] == expected
