@@ -181,7 +181,8 @@ def _capitalised_runs(sentence: str, seen_lower: set[str], openers: bool = True)
         if run and not joined:
             runs.append(run)
             run = []
-        if _is_name_word(token, i == 0, seen_lower) and (openers or i > 0):
+        after = matches[i + 1][0] if i + 1 < len(matches) else ""
+        if _is_name_word(token, i == 0, seen_lower, after) and (openers or i > 0):
             run.append(token)
         elif run and token in PARTICLES and _name_follows(matches, i + 1, seen_lower):
             run.append(token)
@@ -201,7 +202,7 @@ def _name_follows(matches: list, start: int, seen_lower: set[str]) -> bool:
     return False
 
 
-def _is_name_word(token: str, opens: bool, seen_lower: set[str]) -> bool:
+def _is_name_word(token: str, opens: bool, seen_lower: set[str], after: str = "") -> bool:
     if not token[:1].isupper() or len(token) < 2:
         return False
     folded = token.casefold()
@@ -219,8 +220,8 @@ def _is_name_word(token: str, opens: bool, seen_lower: set[str]) -> bool:
         return True
     from souveraine.language import names
 
-    if names.is_given(token):
-        return not names.ambiguous(token)
+    if names.is_given(token):       # "Octave says…" names someone; "Will we…" does not
+        return not names.ambiguous(token) or names.acts(after)
     from souveraine.language import lexicon
 
     return not (folded in seen_lower or _COMMON_ENDING.search(folded) or folded in lexicon.english_words())

@@ -267,6 +267,11 @@ def _context(before: list[str], after: list[str]) -> bool:
     return len(after) > 1 and after[0].casefold() in ("is", "was") and after[1].casefold() in ("my", "our", "his", "her", "their")
 
 
+def acts(word: str) -> bool:
+    """Is ``word`` a person's verb after a name ("says", "told", "wants", "lent")?"""
+    return word.casefold().strip(",.") in _AFTER - {"and", "is", "was", "has", "had", "will", "can"}
+
+
 def is_given(word: str) -> bool:
     """Is ``word`` a given name in some locale ("Tomás", "Ngozi", and "Tomas" for "Tomás")?"""
     return _given(word)
