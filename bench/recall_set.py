@@ -11,7 +11,9 @@ recall@k is the share of its evidence turns among the first k hits (a list quest
 several); a category's figure is the mean over its questions.
 
 The conversations are split once, by the ``split:`` line each file carries: ``dev`` (tune on
-these, read their failures) and ``held-out`` (report only; ``--failures`` refuses them).
+these, read their failures) and ``held-out`` (report only; ``--failures`` refuses them). The
+rule, fixed before any run and applied to each file as it is written: an odd-numbered file is
+``dev``, an even-numbered one ``held-out`` (``load`` refuses a file that breaks it).
 
 File format::
 
@@ -131,9 +133,13 @@ def load(path: Path) -> Conversation:
         missing = [label for label in question.labels if label not in conversation.labels]
         if missing:
             raise ValueError(f"{path.name}: question {question.text!r} names no turn labelled {missing}")
-    if conversation.split not in ("dev", "held-out"):
-        raise ValueError(f"{path.name}: split must be dev or held-out")
+    if conversation.split != _split_of(path):
+        raise ValueError(f"{path.name}: split must be {_split_of(path)} (odd-numbered files dev, even held-out)")
     return conversation
+
+
+def _split_of(path: Path) -> str:
+    return "dev" if int(path.name.split("-", 1)[0]) % 2 else "held-out"
 
 
 def conversations(split: str = "all") -> list[Conversation]:

@@ -48,6 +48,7 @@ def devices(built, where: Path) -> tuple[Path, Path, Path]:
     remote = where / "shared.git"
     subprocess.run(["git", "clone", "-q", "--bare", str(built.root), str(remote)], check=True)
     install_bare(remote)
+    _tempos_inline(remote, where / "setup")
     clones = []
     for name in ("laptop", "server"):
         clone = where / name
@@ -57,6 +58,16 @@ def devices(built, where: Path) -> tuple[Path, Path, Path]:
         git(clone, "config", "user.email", "bench@localhost")
         clones.append(clone)
     return remote, clones[0], clones[1]
+
+
+def _tempos_inline(remote: Path, scratch: Path) -> None:
+    """Reflect and archive inside persist's process: a detached one would commit mid-measurement."""
+    subprocess.run(["git", "clone", "-q", str(remote), str(scratch)], check=True)
+    config = scratch / "souveraine.toml"
+    config.write_text(config.read_text().replace('tempos = "detached"', 'tempos = "inline"'))
+    for args in (["-c", "user.name=Bench", "-c", "user.email=bench@localhost", "commit", "-q", "--no-verify", "-am",
+                  "chore(config): tempos inline for the bench"], ["push", "-q", "origin", "HEAD:main"]):
+        subprocess.run(["git", "-C", str(scratch), *args], check=True)
 
 
 def persist_turns(clone: Path, who: str, start: datetime, count: int) -> None:
@@ -108,10 +119,11 @@ def measure(remote: Path, laptop: Path, runs: int) -> dict[str, float]:
 def bench(years: float, runs: int) -> list[dict]:
     built = generate.cached(generate.Shape.years(years))
     rows = []
-    with tempfile.TemporaryDirectory(prefix="sync-bench-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="sync-bench-", ignore_cleanup_errors=True) as tmp:
         remote, laptop, server = devices(built, Path(tmp))
         quiet = measure(remote, laptop, runs)
         rows.append({"years": years, "case": "nothing to merge", **quiet})
+        print(rows[-1], file=sys.stderr)
         evening = datetime.fromisoformat(generate.END.isoformat() + "T20:00:00+00:00").astimezone(timezone.utc)
         persist_turns(server, "server", evening, 10)
         subprocess.run([*SOUVERAINE, "--memory", str(server), "sync"], check=True, capture_output=True)
@@ -119,6 +131,7 @@ def bench(years: float, runs: int) -> list[dict]:
         git(laptop, "fetch", "-q", "origin")
         busy = measure(remote, laptop, runs)
         rows.append({"years": years, "case": "10 turns each side", **busy})
+        print(rows[-1], file=sys.stderr)
     return rows
 
 

@@ -49,7 +49,9 @@ def status(memory: Memory, bandwidth: str = "high") -> dict:
     if "journal" in shows:
         days = journal.days(memory.root)
         data["journal"] = {"days": len(days), "turns": sum(_turns(memory, rel) for rel in days)}
-        data["since_reflection"] = journal.messages_since(memory.root, "reflection")
+        from souveraine.tempos.counters import since_witness
+
+        data["since_reflection"] = since_witness(memory)
     if "tiers" in shows:
         data["memories"] = memories_by_tier(memory)
     if "hooks" in shows:

@@ -114,14 +114,7 @@ def _reshapable(seen: Survey) -> list[str]:
 
 def _receipts(seen: Survey) -> set[str]:
     """Notes that an append-only file links to: moving their text would break a link no one may mend."""
-    pinned = set()
-    for path in seen.notes:
-        if seen.append_only(path):
-            for link in seen.vault.links(path):
-                hit = seen.vault.resolve(link, path)
-                if hit.target:
-                    pinned.add(hit.target)
-    return pinned
+    return {target for target, sources in seen.inbound.items() if any(map(seen.append_only, sources))}
 
 
 def _split(shape: Reshape, path: str, receipts: set[str], taken: set[str]) -> bool:
@@ -308,7 +301,7 @@ def _relink(shape: Reshape, progress) -> None:
     """Point every link whose text moved at where it went, from wherever the linking note now is."""
     seen = shape.seen
     after = links.Vault(shape.files, shape.text)   # rewriting links moves no heading, so one index serves
-    candidates = [p for p in sorted(shape.files) if p.endswith(".md") and not seen.append_only(p)]
+    candidates = [p for p in sorted(_touched(shape)) if p.endswith(".md") and not seen.append_only(p)]
     for n, path in enumerate(candidates, 1):
         source = shape.origin.get(path, path)
         text = shape.text(path)
@@ -338,12 +331,21 @@ def _check(shape: Reshape) -> None:
         if seen.append_only(path):
             raise Refused(f"defrag planned to change {path}, which is append-only; nothing was changed")
     after = links.Vault(shape.files, shape.text)
-    for path in sorted(p for p in shape.files if p.endswith(".md")):
+    for path in sorted(p for p in _touched(shape) if p.endswith(".md")):
         source = shape.origin.get(path, path)
         was = _broken(seen.vault, source) if source in seen.vault.files else set()
         now = _broken(after, path)
         if now - was:
             raise Refused(f"defrag would break {sorted(now - was)[0]} in {path}; nothing was changed")
+
+
+def _touched(shape: Reshape) -> set[str]:
+    """The notes whose links the plan may change: those it writes, and those linking to a note
+    it writes or deletes. Any other note's links resolve as before."""
+    moved = set(shape.texts) | shape.deleted
+    inbound = shape.seen.inbound
+    linking = {source for target in moved for source in inbound.get(target, ())}
+    return (set(shape.texts) | linking) & shape.files
 
 
 def _broken(vault: links.Vault, path: str) -> set[str]:

@@ -94,6 +94,8 @@ def _markdown(match: re.Match, text: str) -> Link | None:
 
 def _mask_code(text: str) -> str:
     """``text`` with code blanked out (same length), so offsets still point into the original."""
+    if "`" not in text and "~~~" not in text:
+        return text   # most notes: no code to blank
     lines = text.split("\n")
     fence = None
     for i, line in enumerate(lines):
@@ -123,6 +125,7 @@ class Vault:
         self._read = read
         self._texts: dict[str, str] = {}
         self._links: dict[str, list[Link]] = {}
+        self._anchors: dict[tuple[str, bool], set[str]] = {}
 
     @classmethod
     def of(cls, root: Path) -> "Vault":
@@ -217,10 +220,16 @@ class Vault:
         return not wanted or wanted in self.headings(path)
 
     def headings(self, path: str) -> set[str]:
-        return {normalise_heading(m[1]) for m in _HEADING.finditer(_mask_code(self.text(path)))}
+        key = (path, False)
+        if key not in self._anchors:   # a journal day is linked to once per memory taken from it
+            self._anchors[key] = {normalise_heading(m[1]) for m in _HEADING.finditer(_mask_code(self.text(path)))}
+        return self._anchors[key]
 
     def blocks(self, path: str) -> set[str]:
-        return {m[1] for m in _BLOCK.finditer(self.text(path))}
+        key = (path, True)
+        if key not in self._anchors:
+            self._anchors[key] = {m[1] for m in _BLOCK.finditer(self.text(path))}
+        return self._anchors[key]
 
     def inbound(self) -> dict[str, set[str]]:
         """For each file, the notes that link to it (a note's links to itself excluded)."""

@@ -1,6 +1,7 @@
 """One pass over a memory's notes: their properties, their links, who links to whom.
 
-doctor and defrag both start from a survey, so both read the memory the same way.
+doctor and defrag both start from a survey, so both read the memory the same way. The
+properties are read for reading only (``notes.parse_quick``); what is changed is parsed again.
 """
 
 import posixpath
@@ -50,7 +51,7 @@ def survey(memory: Memory, progress: Callable[[int, int], None] | None = None) -
     paths = vault.notes
     for n, path in enumerate(paths, 1):
         try:
-            found.notes[path] = notefile.parse(vault.text(path), path)
+            found.notes[path] = notefile.parse_quick(vault.text(path), path)
         except NoteError as exc:
             found.unreadable[path] = str(exc)
         if progress:

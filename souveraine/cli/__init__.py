@@ -24,7 +24,7 @@ COMMANDS = {
     "wake": "wake",
     "recall": "recall", "index": "recall",
     "reflect": "reflect", "archive": "archive", "model": "reflect",
-    "doctor": "care", "defrag": "care", "digest": "care",
+    "doctor": "care", "defrag": "care", "digest": "care", "learnings": "rhythm", "refresh": "rhythm",
     "schedule": "schedule",
     "fork": "forks", "state": "forks", "unit": "forks", "triage": "forks",
     "mcp": "agents", "tools": "agents", "integrate": "agents", "events": "agents",

@@ -62,8 +62,14 @@ def defrag_cmd(memory, dry_run, as_json):
 
     result = defrag.defrag(memory, dry_run=dry_run, progress=progress("defragmenting"))
     emit(result["plan"] if as_json or dry_run else [], as_json, render_plan)
-    if not dry_run and not as_json:
-        say(f"defrag: {len(result['plan'])} change(s) in {result['commit'][:10]}" if result["commit"] else "defrag: nothing to do")
+    if as_json:
+        return
+    if not result["plan"]:
+        say("defrag: nothing to do")
+    elif dry_run:
+        say(f"defrag --dry-run: {len(result['plan'])} change(s) planned, nothing changed")
+    else:
+        say(f"defrag: {len(result['plan'])} change(s) in {result['commit'][:10]}")
 
 
 def render_plan(plan: list[dict]) -> str:

@@ -121,14 +121,18 @@ for _name in HOOKS:
 @click.option("--since", metavar="REV", default=None, help="Only the commits after REV (e.g. a tag, or HEAD~50).")
 @click.option("--at", "at_rev", metavar="REV", default=None,
               help="Only re-check every witness as it stands at REV (e.g. HEAD): signatures, covenants, identities.")
+@click.option("--full", is_flag=True, help="Judge every commit again, ignoring the record of earlier runs.")
 @pass_memory
 @json_option
-def verify_cmd(memory, since, at_rev, as_json):
+def verify_cmd(memory, since, at_rev, full, as_json):
     """Replay the history commit by commit and list every breach of the laws.
 
     Each commit is judged against its parents by the hooks' rules: append-only files,
     commit messages, key material, frontmatter, witnesses. Then every witnessed memory,
     covenant and identity is re-checked as it stands at HEAD (no private key needed).
+    What an earlier run judged is on record (.souveraine/verified.json, kept while its
+    commit is an ancestor of HEAD): only the commits since are judged, and the witness is
+    re-checked only when its files changed; --full judges everything again.
     With --at REV, only that re-check, at REV: fast enough to run often. Exit 1 if any breach.
 
     Example:
@@ -144,10 +148,12 @@ def verify_cmd(memory, since, at_rev, as_json):
     if at_rev:
         report = verify.at(memory, at_rev, progress=progress("re-checking witnesses", not as_json))
     else:
-        report = verify.verify(memory, since, progress=progress("verifying", not as_json))
+        report = verify.verify(memory, since, progress=progress("verifying", not as_json), full=full)
     emit([b.to_dict() for b in report.breaches], as_json, _render)
     count = len(report.breaches)
-    what = [f"{report.commits} commits"] if not at_rev else []
+    judged = (f" ({report.judged} judged, {report.commits - report.judged} on record)"
+              if report.judged < report.commits else "")
+    what = [f"{report.commits} commits{judged}"] if not at_rev else []
     if at_rev or report.witnessed:
         what.append(f"{report.witnessed} witnessed memor{'y' if report.witnessed == 1 else 'ies'}")
     say(f"{' and '.join(what)} verified, {count or 'no'} breach{'es' if count != 1 else ''}", quiet=as_json)

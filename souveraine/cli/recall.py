@@ -93,7 +93,7 @@ def render_hits(hits: list[dict]) -> str:
     for hit in hits:
         where = f"{hit['path']}#^{hit['block']}" if hit["block"] else hit["path"]
         when = (hit["date"] or "undated")[:16].replace("T", " ")
-        lines.append(f"{when:<16}  {hit['tier'] or hit['kind']:<12}  {hit['score']:>8.3g}  {where}")
+        lines.append(f"{when:<16}  {hit['tier'] or hit['kind']:<12}  {hit['score']:>6.3f}  {where}")
         if hit.get("context"):
             lines.extend(f"  {'>' if turn['hit'] else ' '} {turn['role']:<9} {' '.join(turn['text'].split())}"
                          for turn in hit["context"])

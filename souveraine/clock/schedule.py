@@ -53,8 +53,21 @@ def _doctor(memory: Memory) -> dict:
     return {"findings": len(findings), "errors": len(errors)}
 
 
+def _learnings(memory: Memory) -> dict:
+    from souveraine.care.learnings import consolidate
+
+    return consolidate(memory)
+
+
+def _refresh(memory: Memory) -> dict:
+    from souveraine.care.refresh import refresh
+
+    return refresh(memory)
+
+
 def _check(memory: Memory) -> dict:
-    """Commit what waits in the spool; reflect and archive when their tempo has come.
+    """Commit what waits in the spool; reflect and archive when their tempo has come; judge the
+    commits made since the last verify (a few milliseconds when the tool made them).
 
     Without holding the lock: a model may take its time, and each tempo takes the lock
     only to write its commit. One that failed lately backs off (tempos.followup)."""
@@ -68,7 +81,27 @@ def _check(memory: Memory) -> dict:
            if tempo.due(memory) and not followup.backing_off(memory, name)]
     if due:
         ran.update(followup.run(memory, due))
+    ran["verify"] = _verify(memory)
     return ran
+
+
+def _verify(memory: Memory) -> dict:
+    """The commits since the last verify, judged (laws/verified.py keeps the rest on record);
+    a breach not seen before reaches the agent through the inbox."""
+    from souveraine.laws import verified, verify
+
+    before = verified.load(memory.root)
+    known = {_key(b) for b in before.breaches + before.standing} if before else set()
+    report = verify.verify(memory)
+    new = [b for b in report.breaches if _key(b) not in known]
+    if new:
+        _queue(memory, f"verify found {len(new)} new breach(es) of the laws, first: {new[0].message} "
+                       "Run 'souveraine verify' to see them all.")
+    return {"commits": report.commits, "judged": report.judged, "breaches": len(report.breaches), "new": len(new)}
+
+
+def _key(breach) -> tuple:
+    return breach.path, breach.rule, breach.message
 
 
 def _sync(memory: Memory) -> dict:
@@ -96,7 +129,10 @@ TEMPOS = {t.name: t for t in (
     Tempo("digest", "distil last week's journal into people/ and domains/", _digest),
     Tempo("defrag", "split overgrown notes, merge near-duplicates, mend links", _defrag),
     Tempo("doctor", "audit the memory's health", _doctor),
-    Tempo("check", "commit what waits in the spool; reflect and archive when they are due", _check, locks=False),
+    Tempo("learnings", "consolidate recurring points of the unit reports into system/project/learnings.md", _learnings),
+    Tempo("refresh", "the identity refresh: doctor's audit and 'is this still me?' with what changed", _refresh),
+    Tempo("check", "commit what waits in the spool; reflect and archive when they are due; verify new commits",
+          _check, locks=False),
     Tempo("sync", "fetch, merge and push with the memory's git remote", _sync, locks=False),
 )}
 

@@ -38,23 +38,18 @@ def all_decisions(memory: Memory) -> list[dict]:
 
 def relevant(memory: Memory, goal: str) -> list[dict]:
     """The ADRs whose words meet the goal's, strongest first, each with the words shared."""
-    wanted = _stems(goal)
+    from souveraine.language.words import content_stems
+
+    wanted = content_stems(goal)
     if not wanted:
         return []
     found = []
     for adr in all_decisions(memory):
-        have = _stems(" ".join([adr["title"], adr["description"], *adr["tags"], adr["path"].replace("-", " ")]))
+        have = content_stems(" ".join([adr["title"], adr["description"], *adr["tags"], adr["path"].replace("-", " ")]))
         shared = sorted(wanted & have)
         if shared:
             found.append({**adr, "shared": shared})
     return sorted(found, key=lambda a: (-len(a["shared"]), a["status"] == "superseded", a["path"]))
-
-
-def _stems(text: str) -> set[str]:
-    from souveraine.language.words import stem, tokens
-    from souveraine.recall.query import STOPWORDS
-
-    return {stem(w) for w in tokens(text) if len(w) > 2 and w not in STOPWORDS and not w.isdigit()}
 
 
 def _heading(path) -> str:

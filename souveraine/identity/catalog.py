@@ -6,7 +6,9 @@ Listing a folder of 50,000 files alone costs 50–100 ms, so the answer is kept 
 rebuildable cache, ``.souveraine/wake-memories.json``: the count, the elevated memories'
 first properties, and the newest names (names start with the creation date). It is trusted
 while the folder's mtime is unchanged (one stat; every add, delete or atomic rewrite in
-the folder moves it). When the mtime moved, the git tree of memories/ at HEAD decides:
+the folder moves it) — and recorded only when the folder last changed before HEAD last moved
+(the reflog's mtime), so a file written and not yet committed is never taken as counted. When
+the mtime moved, or was not recorded, the git tree of memories/ at HEAD decides:
 another tree, ``git diff-tree`` names the files added, changed or deleted since, and only
 those are read; the same tree, nothing committed changed, and git is asked again at the
 next wake (a file written and not yet committed). With no usable cache the
@@ -53,13 +55,12 @@ def catalog(memory: Memory) -> Catalog:
     tree = _tree(memory)
     data = None
     if cached is not None and tree and cached.get("tree") == tree:
-        # The folder changed but not its commit (a file not committed yet): ask git again next time.
-        data, mtime = cached, None
+        data = cached   # the folder changed but not its commit: a file not committed yet, or one undone
     elif cached is not None and tree and cached.get("tree"):
         data = _updated(memory, cached, tree)
     if data is None:
         data = _rebuilt(memory, tree)
-    data.update(mtime=mtime, tree=tree, version=VERSION)
+    data.update(mtime=mtime if _settled(memory, mtime) else None, tree=tree, version=VERSION)
     _save(memory, data)
     return _from(data)
 
@@ -150,6 +151,20 @@ def _mtime(folder) -> int | None:
         return folder.stat().st_mtime_ns
     except OSError:
         return None
+
+
+def _settled(memory: Memory, mtime: int | None) -> bool:
+    """Whether the folder last changed before HEAD last moved: its files are then the committed ones."""
+    if mtime is None:
+        return False
+    dot = memory.root / ".git"
+    try:
+        if dot.is_file():   # a linked worktree: "gitdir: PATH"
+            dot = (memory.root / dot.read_text(encoding="utf-8").split(":", 1)[1].strip()).resolve()
+        moved = (dot / "logs" / "HEAD").stat().st_mtime_ns
+    except (OSError, IndexError):
+        return False
+    return mtime < moved
 
 
 def _tree(memory: Memory) -> str | None:

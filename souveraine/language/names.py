@@ -38,7 +38,7 @@ jade crystal destiny harmony melody royal king prince duke baron justice liberty
 christian major marshal sterling bishop cash clay cliff dale glen heath moss forest stone wolf bear fox robin jay
 wren lark dove florence paris london sydney jordan austin dallas phoenix georgia carolina virginia india china
 kenya chelsea brooklyn devon camden lincoln orlando jersey tyrone adelaide hope long young brown white black green
-gray grey price little wood hill field rich north west south east will worth per via
+gray grey price little wood hill field rich north west south east will worth per via can sim
 """.split())
 NOT_PEOPLE = frozenset("""
 i i'm i've i'll i'd me my we you he she they it this that these those the a an and but or so then there here what when
@@ -62,6 +62,8 @@ le la les el il lo los las
 """.split())
 # Before a place a person is rarely named: "in Braga", "from Bergen", "visiting Sofia".
 _PLACE_BEFORE = frozenset("in at near around across through via from into outside towards visit visiting visited".split())
+# ... and one followed by a subject pronoun opens a question ("Can you…", "Do we…"), not a name.
+_PRONOUNS = frozenset({"i", "you", "we", "he", "she", "they", "it"})
 _BEFORE = frozenset("""
 with met meet meeting told tell asked ask call called calling phone phoned email emailed text texted thank thanked
 visit visited saw see invite invited named name by from for to and sister brother mother father mum mom dad wife
@@ -209,7 +211,8 @@ def _judge(text: str, start: int, end: int, known: set[str]) -> Person | None:
         return None
     elif _given(words[0]) and (not ambiguous(words[0]) or len(words) > 1 and not opens):
         placed = opens and len(words) == 1 and after and after[0].casefold() in _PLACE_WORDS
-        how = None if placed and _place(name, ["in"]) else "given name"
+        questioned = opens and len(words) == 1 and after and after[0].casefold() in _PRONOUNS
+        how = None if placed and _place(name, ["in"]) or questioned else "given name"
     if how is None and _context(before, after) and not _thing(words):
         how = "context"
     if how is None:

@@ -46,3 +46,11 @@ def stem(word: str) -> str:
 def tokens(text: str) -> list[str]:
     """Words of ``text`` in normal form, possessives dropped ("mia's" → "mia")."""
     return [w.removesuffix("'s") for w in _TOKEN.findall(normal(text))]
+
+
+def content_stems(text: str) -> set[str]:
+    """The content words of ``text``, stemmed, common words and numbers left out: what two
+    texts must share to be about the same thing (an ADR and a goal, two reports' points)."""
+    from souveraine.recall.query import STOPWORDS
+
+    return {stem(w) for w in tokens(text) if len(w) > 2 and w not in STOPWORDS and not w.isdigit()}

@@ -2,7 +2,8 @@
 
 `enable()` registers with store.git: before each of the tool's own commits the staged
 index and the message are judged by the same functions the pre-commit and commit-msg
-hooks call, and after it the post-commit work runs here. The hooks see
+hooks call, and after it the post-commit work runs here (and verify's record moves onto
+the commit, laws/verified.py). The hooks see
 SOUVERAINE_JUDGED=1 and step aside. A client-side hook can always be skipped
 (`--no-verify`), so this opens no new door; the remote's guard and `verify` judge every
 commit whoever made it.
@@ -22,8 +23,9 @@ def judge(root: Path, message: str) -> list[str]:
 
 
 def after(root: Path) -> None:
-    from souveraine.laws import hooks
+    from souveraine.laws import hooks, verified
 
+    verified.after_commit(root)   # judged just now: verify's record may move onto it
     hooks.after_commit(root)
 
 

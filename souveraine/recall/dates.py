@@ -21,6 +21,7 @@ A month name counts only with a word or number beside it ("in May", "May 2025", 
 import re
 from calendar import monthrange
 from dataclasses import dataclass, field
+from functools import cache
 from datetime import date, timedelta
 
 MONTHS = {
@@ -62,12 +63,16 @@ _PATTERNS = {
     "month": rf"(?P<which>last|this)?\s*(?P<mon>{_MONTH})\.?(?:\s+(?P<d>\d{{1,2}}){_ORD}(?!\d))?{_YEAR}",
     "year": r"(?P<y>(?:19|20)\d\d)",
 }
-_COMPILED = {name: re.compile(rf"(?<![\w-]){_PREP}{body}(?![\w-])", re.IGNORECASE) for name, body in _PATTERNS.items()}
 _NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
             "seven": 7, "eight": 8, "nine": 9, "ten": 10, "couple of": 2, "few": 3}
-_RANGE_GLUE = re.compile(r"^\s*(?:and|to|until|till|through|-|–)\s*$", re.IGNORECASE)
-_TIED = re.compile(r"^\s*,?\s*$")
-_OFFSET = re.compile(rf"(?:the\s+)?(?:(?P<n>{_N})\s+)?(?P<unit>day|week|weekend|month)s?\s*$", re.IGNORECASE)
+_RANGE_GLUE = r"^\s*(?:and|to|until|till|through|-|–)\s*$"
+_TIED = r"^\s*,?\s*$"
+_OFFSET = rf"(?:the\s+)?(?:(?P<n>{_N})\s+)?(?P<unit>day|week|weekend|month)s?\s*$"
+# Every phrase holds a digit or one of these words: a text without any has no date to read,
+# and the patterns (compiled on first use: tens of milliseconds) are not needed.
+_HINTS = frozenset([*MONTHS, *WEEKDAYS, *UNITS, *(f"{u}s" for u in UNITS), "weekend", "weekends", "today",
+                    "tonight", "morning", "afternoon", "evening", "yesterday"])
+_LETTERS = re.compile(r"[a-z]+")
 
 
 @dataclass(frozen=True)
@@ -129,6 +134,8 @@ class _Phrase:
 def extract(query: str, today: date, anchor: str = "") -> Found:
     """The date phrases in ``query`` read against ``today`` (the anchor), their combined span,
     and the words left to search. ``anchor`` names where ``today`` came from, for the notes."""
+    if not hinted(query):
+        return Found(Span(), " ".join(query.split()))
     found = _combine(list(_scan(query, today)), query, today)
     span, readings, text = Span(), [], query
     for phrase in sorted(found, key=lambda p: -p.start):
@@ -164,6 +171,16 @@ def days_between(span: Span, day: date) -> int:
 # -- finding ---------------------------------------------------------------------------------
 
 
+def hinted(text: str) -> bool:
+    """Whether ``text`` may hold a date phrase (a digit, a month, a weekday, a unit of time…)."""
+    return any(c.isdigit() for c in text) or not _HINTS.isdisjoint(_LETTERS.findall(text.lower()))
+
+
+@cache
+def _compiled() -> dict[str, re.Pattern]:
+    return {name: re.compile(rf"(?<![\w-]){_PREP}{body}(?![\w-])", re.IGNORECASE) for name, body in _PATTERNS.items()}
+
+
 def _scan(text: str, today: date):
     """Each phrase that counts as a date, left to right (earliest, then longest)."""
     scan = text  # phrases found, or that are no dates (2026-02-31), are masked out as found
@@ -179,7 +196,7 @@ def _scan(text: str, today: date):
 
 def _first(text: str) -> tuple[str, re.Match] | None:
     best = None
-    for name, pattern in _COMPILED.items():
+    for name, pattern in _compiled().items():
         for match in pattern.finditer(text):
             if not _counts(name, match):
                 continue
@@ -204,11 +221,12 @@ def _combine(found: list[_Phrase], text: str, today: date) -> list[_Phrase]:
     for phrase in found:
         before = out[-1] if out else None
         glue = text[before.end:phrase.start] if before else ""
+        tied = re.match(_TIED, glue) is not None
         if before and before.prep in ("between", "from") and (
-                _RANGE_GLUE.match(glue) or (_TIED.match(glue) and phrase.prep in ("to", "until", "till", "through"))):
+                re.match(_RANGE_GLUE, glue, re.IGNORECASE) or (tied and phrase.prep in ("to", "until", "till", "through"))):
             first = _with_year(before, phrase, today)
             out[-1] = _Phrase("range", before.match, before.start, phrase.end, (first[0], phrase.period[1]), "in")
-        elif (before and before.name in RELATIVE and phrase.name not in RELATIVE and _TIED.match(glue)
+        elif (before and before.name in RELATIVE and phrase.name not in RELATIVE and tied
               and phrase.prep in ("", "on", "asof")):
             anchor = phrase.period[1]
             start = _period(before.name, before.match, anchor)[0]
@@ -234,7 +252,7 @@ def _with_year(first: _Phrase, second: _Phrase, today: date) -> tuple[date, date
 
 def _offset(phrase: _Phrase, text: str) -> _Phrase | None:
     """"the week before August 3": the period of that length just before (or after) the day."""
-    found = _OFFSET.search(text[:phrase.start])
+    found = re.search(_OFFSET, text[:phrase.start], re.IGNORECASE)
     if not found or (found.start() and text[found.start() - 1].isalnum()):
         return None
     n = _number(found["n"]) if found["n"] else 1

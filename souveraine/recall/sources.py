@@ -15,8 +15,6 @@ from datetime import date, datetime, time, timedelta
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
-from souveraine.store import journal
-from souveraine.resources import path as resource
 
 KINDS = {
     "journal": "turn", "memories": "memory", "people": "person", "domains": "domain",
@@ -33,7 +31,7 @@ _DATE_KEYS = ("created", "date", "through", "updated")
 _SOURCE = re.compile(r"\[\[(journal/[^\[\]|#\n]+)#\^(t(\d\d)(\d\d)(\d\d)[A-Za-z0-9-]*)")
 # Words without which a text names no date: most turns are passed over by one search, and
 # only the few words around each such word are read as dates.
-_DATEISH = re.compile(
+_DATEISH = (
     r"(?i)\b(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?"
     r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|(?:mon|tues|wednes|thurs|fri|satur|sun)day|yesterday|tomorrow"
     r"|weekend|ago|(?:last|next|past|previous|this|coming) (?:week|month|year|night)|(?:end|start|beginning|middle) of"
@@ -113,7 +111,7 @@ def fold(word: str) -> str:
 def _windows(text: str) -> list[tuple[int, int]]:
     """The stretches of ``text`` around its date words, overlapping ones merged."""
     out: list[list[int]] = []
-    for found in _DATEISH.finditer(text):
+    for found in re.finditer(_DATEISH, text):
         start, end = max(0, found.start() - _AROUND), found.end() + _AROUND
         if out and start <= out[-1][1]:
             out[-1][1] = end
@@ -145,7 +143,7 @@ def _turns(relpath: str, text: str) -> list[Document]:
     return [Document(path=relpath, kind="turn", body=turn.text, block=turn.block_id, tier="episodic",
                      at=turn.at, role=turn.role, session=turn.session or "", line=turn.line,
                      links=" ".join(_links(turn.text)))
-            for turn in journal.parse(text, relpath)]
+            for turn in _journal().parse(text, relpath)]
 
 
 def _note(relpath: str, kind: str, text: str) -> Document | None:
@@ -183,7 +181,15 @@ def _own_lines(relpath: str, meta: dict, body: str) -> str | None:
 
 @lru_cache(maxsize=1)
 def _templates() -> Path:
+    from souveraine.resources import path as resource
+
     return resource("memory")
+
+
+def _journal():
+    from souveraine.store import journal     # only to read files: a recall on a fresh index needs none
+
+    return journal
 
 
 def _source(meta: dict) -> tuple[str, datetime | None]:
@@ -194,7 +200,7 @@ def _source(meta: dict) -> tuple[str, datetime | None]:
         return "", None
     path = found[1] if found[1].endswith(".md") else found[1] + ".md"
     try:
-        day = journal.day_of(path)
+        day = _journal().day_of(path)
         return f"{path}#{found[2]}", datetime(day.year, day.month, day.day, int(found[3]), int(found[4]), int(found[5]))
     except ValueError:
         return f"{path}#{found[2]}", None

@@ -66,7 +66,9 @@ SCHEMA: dict[str, dict[str, Key]] = {
     "schedule": {
         "digest": Key(str, "0 9 * * 1", "cron expression for the weekly digest; empty: off"),
         "defrag": Key(str, "0 3 1 * *", "cron expression for the monthly defrag; empty: off"),
-        "doctor": Key(str, "0 4 1 1,4,7,10 *", "cron expression for the quarterly doctor; empty: off"),
+        "doctor": Key(str, "", "cron expression for doctor alone (the quarterly refresh runs its audit); empty: off"),
+        "learnings": Key(str, "0 5 1 * *", "cron expression for the monthly learnings from the unit reports; empty: off"),
+        "refresh": Key(str, "0 4 1 1,4,7,10 *", "cron expression for the quarterly identity refresh and doctor's audit; empty: off"),
         "check": Key(str, "*/30 * * * *", "cron expression for the reflect/archive due-check; empty: off"),
         "sync": Key(str, "*/15 * * * *", "cron expression for sync with the git remote (skipped when there is none); empty: off"),
         "misfire_grace": Key(int, 3600, "seconds a missed run may still start late"),

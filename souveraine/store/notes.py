@@ -90,6 +90,75 @@ def parse(text: str, path: Path | None = None) -> Note:
     return Note(meta, body[1:] if body.startswith("\n") else body, path)
 
 
+def parse_quick(text: str, path: Path | None = None) -> Note:
+    """``parse`` for reading many notes at once (doctor, defrag): the properties as plain
+    values read by libyaml, twenty times faster than the round-trip reader. Never write the
+    result back (comments and quoting are not kept); a note libyaml cannot read, or reads
+    differently (a duplicate key), gets ``parse``'s verdict."""
+    text = text.replace("\r\n", "\n")
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    if not _FENCE.match(text):
+        return Note({}, text, path)
+    parts = _BOUNDARY.split(text, 2)
+    if len(parts) < 3:
+        return parse(text, path)
+    try:
+        meta = _quick_loader()(parts[1]) if parts[1].strip() else {}
+    except Exception:  # anything libyaml refuses or reads otherwise: the round-trip reader decides
+        return parse(text, path)
+    if not isinstance(meta, dict):
+        return parse(text, path)
+    body = parts[2]
+    return Note(meta, body[1:] if body.startswith("\n") else body, path)
+
+
+_BOUNDARY = re.compile(r"^-{3,}\s*$", re.MULTILINE)   # python-frontmatter's fence, as parse splits
+
+
+_LOADER = None
+
+
+def _quick_loader():
+    """libyaml's reader resolving plain scalars as YAML 1.2 does (ruamel's reading): only
+    true/false are booleans, no base-60 numbers; a duplicate key is refused."""
+    global _LOADER
+    if _LOADER is None:
+        import yaml
+
+        base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+        class Loader(base):
+            yaml_implicit_resolvers = {
+                first: [(tag, rx) for tag, rx in resolvers
+                        if tag not in ("tag:yaml.org,2002:bool", "tag:yaml.org,2002:int", "tag:yaml.org,2002:float")]
+                for first, resolvers in base.yaml_implicit_resolvers.items()}
+
+            def construct_mapping(self, node, deep=False):
+                keys = [k.value for k, _ in node.value if isinstance(k, yaml.ScalarNode)]
+                if len(keys) != len(set(keys)):
+                    raise ValueError("duplicate key")
+                return super().construct_mapping(node, deep)
+
+        Loader.add_implicit_resolver("tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"),
+                                     list("tTfF"))
+        Loader.add_implicit_resolver("tag:yaml.org,2002:int", re.compile(r"^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$"),
+                                     list("-+0123456789"))
+        Loader.add_implicit_resolver("tag:yaml.org,2002:float", re.compile(
+            r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"),
+            list("-+.0123456789"))
+        Loader.add_constructor("tag:yaml.org,2002:int", _construct_int)
+        _LOADER = lambda stream: yaml.load(stream, Loader=Loader)  # noqa: E731
+    return _LOADER
+
+
+def _construct_int(loader, node) -> int:
+    value = loader.construct_scalar(node)
+    if value.startswith(("0o", "0x")):
+        return int(value[2:], 8 if value[1] == "o" else 16)
+    return int(value)
+
+
 def read(path: Path) -> Note:
     path = Path(path)
     try:

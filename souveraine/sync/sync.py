@@ -85,12 +85,13 @@ def sync(memory: Memory, remote: str | None = None, *, stop: bool = True, attemp
 
     ``stop``: on a conflict, leave the merge under way for a person (``resume``/``abort``);
     when False (unattended runs), put the memory back as it was and report the paths."""
+    facts = _config(memory)
     branch = _branch(memory)
-    remote = _remote(memory, remote, branch)
+    remote = _remote(memory, remote, branch, facts)
     result = SyncResult(remote, branch)
     if git.in_progress(memory.root):
         raise Refused(_in_progress(memory), code="merge_in_progress")
-    _ensure_driver(memory)
+    _ensure_driver(memory, facts)
     _drain(memory, result)
     for attempt in range(1, attempts + 1):
         result.attempts = attempt
@@ -193,13 +194,16 @@ def _bring_in(memory: Memory, result: SyncResult, theirs: str, stop: bool = True
             result.received += incoming
             result.outcome = "fast-forwarded"
             _after_change(memory)
-            return True
-        if not _merge(memory, result, theirs, stop):
-            return False
-        if not _judge_and_commit(memory, result, theirs):
-            return False
-        result.received += incoming
-        result.outcome = "merged"
+        else:
+            try:
+                if not _merge(memory, result, theirs, stop) or not _judge_and_commit(memory, result, theirs):
+                    return False
+            except BaseException:  # interrupted, or git failed: never leave a half-merged tree
+                if not result.stopped and git.in_progress(memory.root) == "merge":
+                    git.run(memory.root, "merge", "--abort", check=False)
+                raise
+            result.received += incoming
+            result.outcome = "merged"
     _drain(memory, result)
     return True
 
@@ -254,7 +258,7 @@ def _judge_and_commit(memory: Memory, result: SyncResult, theirs: str) -> bool:
 def _push(memory: Memory, result: SyncResult, theirs: str | None) -> bool:
     """Push HEAD; True when the remote has it (or had it). False with the outcome unset: the remote moved."""
     remote_ref = f"refs/remotes/{result.remote}/{result.branch}"
-    ahead = _ahead(memory, remote_ref if theirs else None)
+    ahead = _ahead(memory, remote_ref if theirs else None, theirs)
     if ahead == 0:
         return True
     done = git.run(memory.root, "push", "--quiet", "--porcelain", result.remote,
@@ -318,13 +322,15 @@ def _drain(memory: Memory, result: SyncResult) -> None:
 # -- the driver, the stop mark -------------------------------------------------------------
 
 
-def _ensure_driver(memory: Memory) -> None:
+def _ensure_driver(memory: Memory, facts: dict[str, str]) -> None:
     """A clone does not copy the repository's config: install the driver where it is missing,
     and bring .gitattributes up to date (its own commit)."""
     from souveraine.laws import install
     from souveraine.sync import attributes
 
-    if not install.installed(memory.root).get(install.DRIVER_SCRIPT):
+    command = facts.get(f"merge.{install.DRIVER}.driver", "")
+    script = command[1:].split("' ", 1)[0] if command.startswith("'") else ""
+    if not script or not Path(script).is_file():
         install.install(memory.root)
     attributes.ensure(memory)
 
@@ -357,21 +363,33 @@ def _in_progress(memory: Memory) -> str:
 # -- git facts -----------------------------------------------------------------------------
 
 
+def _config(memory: Memory) -> dict[str, str]:
+    """The remotes, the branches' upstreams and the merge driver, in one read of git's config."""
+    done = git.run(memory.root, "config", "-z", "--get-regexp", r"^(remote\..*\.url|branch\..*\.remote|merge\..*\.driver)$",
+                   check=False)
+    pairs = (item.split("\n", 1) for item in done.stdout.split("\0") if item)
+    return {key: value for key, value in (p for p in pairs if len(p) == 2)}
+
+
 def _branch(memory: Memory) -> str:
-    done = git.run(memory.root, "symbolic-ref", "-q", "--short", "HEAD", check=False)
-    if done.returncode != 0:
+    try:
+        head = (git.git_dir(memory.root) / "HEAD").read_text(encoding="utf-8").strip()
+    except OSError:
+        head = ""
+    if not head.startswith("ref: refs/heads/"):
         raise UsageError("HEAD is detached; check out the memory's branch (git switch main) and sync again")
-    return done.stdout.strip()
+    return head.removeprefix("ref: refs/heads/")
 
 
-def _remote(memory: Memory, given: str | None, branch: str) -> str:
-    remotes = git.run(memory.root, "remote").stdout.split()
+def _remote(memory: Memory, given: str | None, branch: str, facts: dict[str, str] | None = None) -> str:
+    facts = _config(memory) if facts is None else facts
+    remotes = [key[len("remote."):-len(".url")] for key in facts if key.startswith("remote.") and key.endswith(".url")]
     if given:
         if given not in remotes:
             raise UsageError(f"no remote named '{given}'; known: {', '.join(remotes) or 'none'} "
                              "(add one with 'git remote add NAME URL')")
         return given
-    configured = git.run(memory.root, "config", "--get", f"branch.{branch}.remote", check=False).stdout.strip()
+    configured = facts.get(f"branch.{branch}.remote", "")
     if configured in remotes:
         return configured
     if "origin" in remotes:
@@ -396,7 +414,9 @@ def _ancestor(memory: Memory, older: str | None, newer: str | None) -> bool:
     return git.run(memory.root, "merge-base", "--is-ancestor", older, newer, check=False).returncode == 0
 
 
-def _ahead(memory: Memory, remote_ref: str | None) -> int:
+def _ahead(memory: Memory, remote_ref: str | None, theirs: str | None = None) -> int:
+    if theirs is not None and theirs == git.head(memory.root):
+        return 0
     args = ["HEAD", "--not", remote_ref] if remote_ref and _exists(memory, remote_ref) else ["HEAD"]
     done = git.run(memory.root, "rev-list", "--count", *args, "--", check=False)
     return int(done.stdout.strip() or 0) if done.returncode == 0 else 0

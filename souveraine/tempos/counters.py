@@ -3,9 +3,14 @@
 Counting from the journal on every turn would read a year of files; instead a small
 cache, ``.souveraine/counters.json`` (git-ignored), remembers the counts and how far into
 the journal they are true (the newest day file and its size). Each call reads only what
-was appended since — a reflection entry written by ``reflect`` resets the count there —
-and rebuilds from the journal (``store.journal.messages_since``) when the cache is
-missing, unreadable, or the journal shrank under it.
+was appended since, and rebuilds from the journal when the cache is missing, unreadable,
+or the journal shrank under it.
+
+"Since the last reflection" is exactly what ``reflect`` would witness now
+(``unwitnessed``): the turns after the last one the newest witness saw, wherever its entry
+landed, and turns back-filled into older days after it — so a back-filled turn is counted
+once and witnessed once, and persist, status and reflect agree on what is due. A witness
+entry seen while catching up makes the count a recount of that window.
 
 "Since the last archive" means user and assistant turns on journal days after the newest
 synthesis's ``through`` date, the same line ``tempos.pressure`` draws; a change in
@@ -13,6 +18,7 @@ system/synthesized/ (its folder's mtime) triggers that recount.
 """
 
 import json
+import re
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -24,6 +30,7 @@ CACHE = "counters.json"
 SYNTHESIZED = "system/synthesized"
 _VERSION = 1
 MESSAGES = ("user", "assistant")
+REFLECTION = "reflection"
 
 
 @dataclass
@@ -34,20 +41,26 @@ class Counts:
     size: int = 0             # …up to this many bytes
     synthesized: int = 0      # mtime_ns of system/synthesized when last looked at
 
-    def add(self, turns) -> None:
+    def add(self, turns) -> bool:
+        """Count ``turns``; True when a witness entry was among them (then only a recount is exact)."""
+        witnessed = False
         for turn in turns:
-            if turn.role == "reflection":
-                self.reflection = 0
+            if turn.role == REFLECTION:
+                self.reflection, witnessed = 0, True
             elif turn.role in MESSAGES:
                 self.reflection += 1
                 self.archive += 1
+        return witnessed
 
 
 def load(memory: Memory) -> Counts:
     """The counts, true for the journal as it is now."""
     counts = _read(memory)
-    if counts is None or not _catch_up(memory, counts):
+    caught = _catch_up(memory, counts) if counts is not None else None
+    if caught is None:
         counts = rebuild(memory)
+    elif caught:
+        counts.reflection = since_witness(memory)
     stamp = _synthesized_stamp(memory)
     if stamp != counts.synthesized:
         counts.archive = _since_synthesis(memory)
@@ -78,7 +91,7 @@ def rebuild(memory: Memory) -> Counts:
     days = journal.days(memory.root)
     newest = days[-1] if days else ""
     return Counts(
-        reflection=journal.messages_since(memory.root, "reflection"),
+        reflection=since_witness(memory),
         archive=_since_synthesis(memory),
         file=newest,
         size=memory.path(newest).stat().st_size if newest else 0,
@@ -96,14 +109,16 @@ def _read(memory: Memory) -> Counts | None:
         return None
 
 
-def _catch_up(memory: Memory, counts: Counts) -> bool:
-    """Read what was appended since the mark; False when only a rebuild can tell."""
+def _catch_up(memory: Memory, counts: Counts) -> bool | None:
+    """Read what was appended since the mark; None when only a rebuild can tell, True when a
+    witness entry came (the reflection count is then recounted)."""
     if not counts.file:
-        return not journal.days(memory.root)
+        return False if not journal.days(memory.root) else None
     try:
         first = journal.day_of(counts.file)
     except ValueError:
-        return False
+        return None
+    witnessed = False
     last = max(first, clock.now().date())
     day = first
     while day <= last:
@@ -111,17 +126,92 @@ def _catch_up(memory: Memory, counts: Counts) -> bool:
         full = memory.path(relpath)
         if relpath == counts.file:
             if not full.exists():
-                return False
+                return None
             data = full.read_bytes() if full.stat().st_size != counts.size else b""
             if data and len(data) < counts.size:
-                return False
-            counts.add(journal.parse(data[counts.size:].decode("utf-8", "replace"), relpath) if data else [])
+                return None
+            witnessed |= counts.add(journal.parse(data[counts.size:].decode("utf-8", "replace"), relpath) if data else [])
         elif full.exists():
-            counts.add(journal.read_day(memory.root, relpath))
+            witnessed |= counts.add(journal.read_day(memory.root, relpath))
         if full.exists():
             counts.file, counts.size = relpath, full.stat().st_size
         day += timedelta(days=1)
-    return True
+    return witnessed
+
+
+# -- what the last witness saw ---------------------------------------------------------------
+
+_LINK = re.compile(r"\[\[(journal/[^#\]|]+)#\^([A-Za-z0-9-]+)")
+
+
+def through(entry: journal.Turn) -> tuple[str, str] | None:
+    """The day file and block of the last turn a witness entry saw: the last link of its first line."""
+    first = entry.text.split("\n", 1)[0]
+    links = _LINK.findall(first)
+    return (links[-1][0] + ".md", links[-1][1]) if links else None
+
+
+def unwitnessed(memory: Memory) -> tuple[list[journal.Turn], journal.Turn | None]:
+    """The turns no witness saw, oldest first, and the newest witness entry (None before the first).
+
+    A witness sees the turns up to the last one its first line links to. Turns written after
+    that one — even while the witness was being composed, before its entry — are the next
+    window's. So are turns back-filled (``persist --at`` in the past) into a day file older
+    than that one after the witness was committed: git's history says which. Reads day
+    files newest first and stops at the witnessed turn, so the cost is the window's.
+    """
+    collected: list[journal.Turn] = []
+    witness, mark, cut = None, None, 0
+    for relpath in reversed(journal.days(memory.root)):
+        if mark and relpath < mark[0]:
+            break                         # the witnessed turn is not where its link says: stop at the entry
+        for turn in reversed(journal.read_day(memory.root, relpath)):
+            if mark and relpath == mark[0] and turn.block_id == mark[1]:
+                return sorted(collected + _late(memory, witness, mark[0]), key=_order), witness
+            if turn.role == REFLECTION:
+                if witness is None:
+                    witness, mark, cut = turn, through(turn), len(collected)
+                    if mark is None:
+                        return collected[::-1], witness
+                continue
+            collected.append(turn)
+    if witness is None:
+        return collected[::-1], None
+    return collected[:cut][::-1], witness
+
+
+def _order(turn: journal.Turn) -> tuple:
+    return (turn.path, turn.line)
+
+
+def _late(memory: Memory, witness: journal.Turn, through_file: str) -> list[journal.Turn]:
+    """Turns added, after the witness's commit, to day files older than its witnessed turn's."""
+    from souveraine.store import git
+
+    found = git.run(memory.root, "log", "-1", "--format=%H", "-S", f"^{witness.block_id}", "--", witness.path,
+                    check=False).stdout.strip()
+    if not found:
+        return []                         # the witness is not committed yet: nothing came after it
+    changed = git.run(memory.root, "diff", "--name-only", "-z", found, "--", journal.ROOT, check=False).stdout
+    untracked = git.run(memory.root, "ls-files", "--others", "--exclude-standard", "-z", "--", journal.ROOT,
+                        check=False).stdout
+    late = []
+    for relpath in sorted(set((changed + "\0" + untracked).split("\0")) - {""}):
+        if relpath >= through_file or not (memory.root / relpath).is_file():
+            continue
+        try:
+            journal.day_of(relpath)
+        except ValueError:
+            continue
+        before = git.run(memory.root, "show", f"{found}:{relpath}", check=False).stdout
+        seen = journal.block_ids(before)
+        late += [t for t in journal.read_day(memory.root, relpath) if t.block_id not in seen and t.role != REFLECTION]
+    return late
+
+
+def since_witness(memory: Memory) -> int:
+    """User and assistant turns no witness saw: what reflect would witness now."""
+    return sum(1 for t in unwitnessed(memory)[0] if t.role in MESSAGES)
 
 
 def _synthesized_stamp(memory: Memory) -> int:

@@ -91,7 +91,16 @@ def _person(text: str, rules) -> str:
     for pattern, words in rules:
         text = pattern.sub(words, text)
     text = _VERB_AFTER_USER.sub(lambda m: f"the user {_third(m[1])}", text)
-    return text
+    return _their(text)
+
+
+def _their(text: str) -> str:
+    """Once the sentence has named the user, a possessive is "their": "the user takes their tea"."""
+    first = text.lower().find("the user")
+    if first < 0:
+        return text
+    cut = first + len("the user")
+    return text[:cut] + re.sub(r"\bthe user's\b", "their", text[cut:], flags=re.I)
 
 
 def _third(verb: str) -> str:

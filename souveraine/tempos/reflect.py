@@ -74,20 +74,18 @@ class Witness:
 
 def due(memory: Memory) -> bool:
     """Reflection is on and ``message_interval`` messages came since the last witness."""
+    from souveraine.tempos.counters import since_witness
+
     section = memory.config["reflection"]
-    return section["enabled"] and journal.messages_since(memory.root, ROLE) >= section["message_interval"]
+    return section["enabled"] and since_witness(memory) >= section["message_interval"]
 
 
 def window(memory: Memory) -> tuple[list[Turn], Turn | None]:
-    """The turns since the last witness, oldest first, and that witness (None before the first).
-    Reads day files newest first and stops at the witness, so the cost is the window's."""
-    collected: list[Turn] = []
-    for relpath in reversed(journal.days(memory.root)):
-        for turn in reversed(journal.read_day(memory.root, relpath)):
-            if turn.role == ROLE:
-                return collected[::-1], turn
-            collected.append(turn)
-    return collected[::-1], None
+    """The turns no witness saw, oldest first, and the newest witness (None before the first);
+    tempos.counters.unwitnessed says exactly which, and so the counts agree."""
+    from souveraine.tempos.counters import unwitnessed
+
+    return unwitnessed(memory)
 
 
 def run(memory: Memory, *, force: bool = False, change=None, extractive_only: bool = False) -> dict:

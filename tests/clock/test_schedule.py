@@ -29,9 +29,10 @@ def recorded(monkeypatch):
 def test_list_gives_each_tempo_its_next_run(memory):
     monday = datetime(2026, 11, 25, 12, 0).astimezone()
     rows = {r["tempo"]: r for r in schedule.next_runs(memory, monday)}
-    assert set(rows) == {"digest", "defrag", "doctor", "check", "sync"}
+    assert set(rows) == {"digest", "defrag", "learnings", "refresh", "check", "sync"}     # doctor's audit is the refresh's
     assert datetime.fromisoformat(rows["digest"]["next"]).strftime("%A %H:%M") == "Monday 09:00"
-    assert datetime.fromisoformat(rows["doctor"]["next"]).strftime("%m-%d %H:%M") == "01-01 04:00"
+    assert datetime.fromisoformat(rows["refresh"]["next"]).strftime("%m-%d %H:%M") == "01-01 04:00"
+    assert datetime.fromisoformat(rows["learnings"]["next"]).strftime("%m-%d %H:%M") == "12-01 05:00"
 
 
 def test_an_empty_expression_switches_a_tempo_off(memory):
@@ -132,7 +133,7 @@ def test_bare_schedule_lists(memory, invoke):
 
     result = invoke("schedule", "--json")
     assert result.exit_code == 0
-    assert [row["tempo"] for row in json.loads(result.stdout)] == ["digest", "defrag", "doctor", "check", "sync"]
+    assert [row["tempo"] for row in json.loads(result.stdout)] == ["digest", "defrag", "learnings", "refresh", "check", "sync"]
 
 
 def test_a_failing_job_becomes_an_inbox_item(memory, monkeypatch):
@@ -154,3 +155,21 @@ def test_a_failing_job_becomes_an_inbox_item(memory, monkeypatch):
 def test_the_real_jobs_run_on_a_fresh_memory(memory):
     for name in ("doctor", "digest"):
         assert schedule.run_job(memory, name)["status"] == "done", name
+
+
+def test_the_check_verifies_new_commits_and_tells_the_agent_of_a_new_breach_once(memory):
+    from souveraine.tempos import inbox
+    from tests.support import git
+
+    first = schedule.run_job(memory, "check")["result"]["verify"]
+    assert first["breaches"] == 0 and first["judged"] == first["commits"]
+    (memory.root / "notes.md").write_text("---\ntitle: [unclosed\n---\nby hand\n")
+    git(memory.root, "add", "-A")
+    git(memory.root, "commit", "-q", "--no-verify", "-m", "docs: by hand")
+    second = schedule.run_job(memory, "check")["result"]["verify"]
+    assert (second["judged"], second["new"]) == (1, 1)
+    items = inbox.items(memory, "pending")
+    assert len(items) == 1 and "verify found 1 new breach(es)" in items[0]["text"] and "notes.md" in items[0]["text"]
+    third = schedule.run_job(memory, "check")["result"]["verify"]
+    assert (third["judged"], third["breaches"], third["new"]) == (0, 1, 0)   # the inbox's commit was the tool's
+    assert len(inbox.items(memory, "pending")) == 1

@@ -62,6 +62,18 @@ def test_an_uncommitted_file_waits_for_its_commit(memory):
     assert catalog.catalog(memory).count == 2
 
 
+def test_a_catalog_first_built_beside_an_uncommitted_file_counts_it_once_committed(memory):
+    # persist writes a memory, something reads the catalog, then the commit lands:
+    # the folder's mtime, taken before the commit, must not stand for the committed tree.
+    relpath, note = memories.new_note("Lena arrives in Lisbon on Friday.")
+    notes.write(memory.path(relpath), note)
+    assert catalog.catalog(memory).count == 0
+    with memory.change("feat(memory): commit it") as change:
+        change.touched(relpath)
+    assert catalog.catalog(memory).count == 1
+    assert catalog.catalog(memory).count == 1     # and from the cache, once settled
+
+
 def test_a_broken_cache_is_rebuilt(memory):
     lifted = add(memory, "A lesson that shaped me.", "foundational")
     memory.cache.mkdir(exist_ok=True)

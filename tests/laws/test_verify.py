@@ -21,7 +21,7 @@ def test_a_whole_history_kept_by_the_laws_verifies(invoke, memory):
     result = invoke("verify", "--json")
     assert (result.exit_code, json.loads(result.stdout)) == (0, [])
     text = invoke("verify")
-    assert (text.exit_code, text.stdout, text.stderr) == (0, "", "2 commits verified, no breaches\n")
+    assert (text.exit_code, text.stdout, text.stderr) == (0, "", "2 commits (0 judged, 2 on record) verified, no breaches\n")
 
 
 def test_a_breach_made_with_no_verify_is_found(invoke, memory):

@@ -78,3 +78,31 @@ def test_peek_reads_simple_scalars_and_falls_back_for_the_rest(tmp_path):
     assert notes.peek(path, "missing") == {}
     (tmp_path / "plain.md").write_text("no frontmatter\n")
     assert notes.peek(tmp_path / "plain.md", "phase") == {}
+
+
+QUICK = [
+    "---\nid: 465b759a-61a9\ntier: episodic\ncreated: '2025-12-13T08:25:50+00:00'\nidentity_id: ''\n"
+    "description: It rained on the lantern.\ntags:\n  - memory\n  - episodic\n---\nIt rained.\n",
+    "---\nday: 2025-12-13\nat: 2025-12-13T08:25:50+00:00\nanswer: yes\ncount: 010\nclock: 1:20\nnothing: ~\n"
+    "done: true\nDone: False\nhex: 0x1f\nsci: 1e3\nhalf: .5\noctal: 0o17\nlist: [1, two]\n---\n\nBody after a blank line.\n",
+    "---\ntitle: \"Tomás — «quoted»\"\nnested:\n  key: value\n  deeper:\n    - a\n---\n# Heading\n",
+    "---\n---\nNo properties.\n",
+    "No frontmatter at all.\n",
+    "\ufeff---\r\ndescription: BOM and CRLF\r\n---\r\nbody\r\n",
+]
+
+
+@pytest.mark.parametrize("text", QUICK)
+def test_parse_quick_reads_what_parse_reads(text):
+    quick, full = notes.parse_quick(text), notes.parse(text)
+    assert quick.meta == dict(full.meta)
+    assert quick.body == full.body
+
+
+@pytest.mark.parametrize("text", ["---\na: 1\na: 2\n---\nx", "---\n- a\n---\n", "---\na: [\n---\n", "---\nx: 1\n"])
+def test_parse_quick_gives_parse_verdict_on_what_libyaml_reads_otherwise(text):
+    with pytest.raises(NoteError) as full:
+        notes.parse(text)
+    with pytest.raises(NoteError) as quick:
+        notes.parse_quick(text)
+    assert str(quick.value) == str(full.value)

@@ -276,3 +276,22 @@ def test_the_sync_tempo_skips_without_a_remote_and_tells_the_agent_when_it_stops
     pending = [item["text"] for item in inbox.items(server, "pending")]
     assert pending.count("sync: both sides changed people/ana.md, so nothing was merged and the memory is as it was; "
                          "run 'souveraine sync' by hand to resolve it") == 1
+
+
+def test_a_note_being_edited_that_the_merge_would_overwrite_is_named_and_nothing_changes(laptop, server):
+    write(laptop.root, "people/ana.md", "---\ndescription: Ana.\n---\n# Ana\n")
+    assert commit_all(laptop.root, "feat(memory): ana").returncode == 0
+    flow.sync(laptop), flow.sync(server)
+    write(laptop.root, "people/ana.md", "---\ndescription: Ana.\n---\n# Ana\n\nLikes tea.\n")
+    assert commit_all(laptop.root, "fix(memory): tea").returncode == 0
+    flow.sync(laptop)
+    write(server.root, "domains/sea.md", "# Sea\n")
+    assert commit_all(server.root, "feat(memory): sea").returncode == 0
+    write(server.root, "people/ana.md", "---\ndescription: Ana.\n---\n# Ana\n\nLikes coffee.\n")  # not committed
+    before = git(server.root, "rev-parse", "HEAD")
+    result = flow.sync(server)
+    assert result.outcome == "refused"
+    assert result.breaches == ["uncommitted changes in people/ana.md would be overwritten by the merge; commit them "
+                               "(or let the tool that wrote them), then sync again"]
+    assert git(server.root, "rev-parse", "HEAD") == before
+    assert git(server.root, "status", "--porcelain").strip() == "M people/ana.md"

@@ -20,6 +20,8 @@ def test_a_fact_is_one_self_contained_sentence_with_absolute_dates():
         "The dentist moved to Thursday (2026-12-03)."
     assert fact("Noted!", "Thanks! Lena arrives in Lisbon on Friday.") == "Lena arrives in Lisbon on Friday (2026-12-04)."
     assert fact("I'll remember that your sister is Lea.", "ok") == "The user's sister is Lea."
+    assert fact("I'll remember that you take your tea green.", "ok") == "The user takes their tea green."
+    assert fact("Noted!", "My sister keeps my keys.") == "The user's sister keeps their keys."
     assert fact("Saved: Zé da Mouraria, 218 865 436.", "Zé da Mouraria's number is 218 865 436.") == \
         "Zé da Mouraria's number is 218 865 436."
     assert fact("Got it.  I'll keep that in mind.", "I'm vegetarian but I eat fish.") == \
