@@ -5,7 +5,8 @@
 Each run is the real command in a fresh process, as an agent's hook pays for it. The
 floor is measured in the same run, on the same memory: a plain `git commit` of a
 one-line change (the memory's hooks included, as every commit there runs them), the
-same without hooks, and the interpreter starting the CLI (`persist --help`). Figures are medians; the ratios are what to compare across machines.
+same without hooks, and the interpreter starting the CLI (`persist --help`). persist with
+``--no-n1`` beside it gives what the subconscious costs a process: imports and work. Figures are medians; the ratios are what to compare across machines.
 """
 
 import argparse
@@ -84,11 +85,13 @@ def main(argv=None) -> None:
             return {**env, "SOUVERAINE_NOW": (start + timedelta(minutes=n)).isoformat()}
 
         timed([*BIN, "persist", "--user", "warm up", "--assistant", "The counters' cache is built now."], at(0))
-        persist, batched, surface, commit, bare, start_cli = [], [], [], [], [], []
+        persist, plain, batched, surface, commit, bare, start_cli = [], [], [], [], [], [], []
         for n in range(1, options.runs + 1):
             answer = (f"I'll follow up on item {n} tomorrow." if n % 2 else f"Item {n} is done; the answer is {n * 7}.")
             persist.append(timed([*BIN, "persist", "--user", f"What about item {n}?", "--assistant", answer,
                                   "--session", "bench"], at(n)))
+            plain.append(timed([*BIN, "persist", "--user", f"And item {n}b?", "--assistant", answer.replace(str(n), f"{n}b"),
+                                "--session", "bench", "--no-n1"], at(n)))
             batched.append(timed([*BIN, "persist", "--user", f"Batched {n}", "--assistant", "Fine.", "--no-commit"], at(n)))
             surface.append(timed([*BIN, "surface"], at(n)))
             start_cli.append(timed([*BIN, "persist", "--help"], env))
@@ -110,12 +113,14 @@ def main(argv=None) -> None:
         "journal": {"days": options.days, "turns": turns, "seconds_to_write": round(made, 2)},
         "runs": options.runs,
         "persist_ms": round(median(persist), 1),
+        "persist_no_n1_ms": round(median(plain), 1),
         "persist_no_commit_ms": round(median(batched), 1),
         "surface_ms": round(median(surface), 1),
         "git_commit_ms": round(median(commit), 1),
         "git_commit_no_hooks_ms": round(median(bare), 1),
         "cli_start_ms": round(median(start_cli), 1),
     }
+    figures["subconscious_ms"] = round(figures["persist_ms"] - figures["persist_no_n1_ms"], 1)
     figures["persist_over_git_commit"] = round(figures["persist_ms"] / figures["git_commit_ms"], 2)
     figures["surface_over_git_commit"] = round(figures["surface_ms"] / figures["git_commit_ms"], 2)
     figures["targets_met"] = {"persist_under_150ms": figures["persist_ms"] < 150, "surface_under_100ms": figures["surface_ms"] < 100}
@@ -124,8 +129,8 @@ def main(argv=None) -> None:
         return
     print(f"memory: {options.days} days, {turns} turns of journal (written in {made:.1f} s, one commit)")
     print(f"medians over {options.runs} runs, each a fresh process:")
-    for key in ("persist_ms", "persist_no_commit_ms", "surface_ms", "git_commit_ms", "git_commit_no_hooks_ms",
-                "cli_start_ms"):
+    for key in ("persist_ms", "persist_no_n1_ms", "subconscious_ms", "persist_no_commit_ms", "surface_ms",
+                "git_commit_ms", "git_commit_no_hooks_ms", "cli_start_ms"):
         print(f"  {key:26} {figures[key]:8.1f}")
     print(f"  persist / git commit       {figures['persist_over_git_commit']:8.2f}")
     print(f"  surface / git commit       {figures['surface_over_git_commit']:8.2f}")
