@@ -1,7 +1,10 @@
 """The written conversations of bench/recall_set/ and the questions about them: how often recall
 finds the evidence, per category, beside plain BM25 over the same turns in the same run.
 
-    python bench/recall_set.py [--split dev|held-out|all] [--json] [--failures]
+    python bench/recall_set.py [--split dev|held-out|all] [--json] [--failures] [--write]
+
+``--write`` puts the table of both halves into docs/QUALITY.md, between its
+``recall_set`` markers, so the document holds what the last full run measured.
 
 Each file of bench/recall_set/ is one long conversation between two speakers over months,
 written to read like real chat, with the turns that answer a question labelled ``{label}``
@@ -45,6 +48,8 @@ from souveraine.recall.search import recall  # noqa: E402
 from souveraine.store.memory import Memory  # noqa: E402
 
 FOLDER = Path(__file__).resolve().parent / "recall_set"
+DOC = Path(__file__).resolve().parent.parent / "docs" / "QUALITY.md"
+MARKERS = ("<!-- recall_set: written by bench/recall_set.py --write -->", "<!-- recall_set: end -->")
 CATEGORIES = ("answer", "paraphrase", "date", "list")
 ROLES = {"U": "user", "A": "assistant"}
 _LABELS = re.compile(r"\s*\{([^{}]+)\}\s*$")
@@ -210,13 +215,43 @@ def lost(shipped: list[dict], plain: list[dict]) -> list[dict]:
     return [s for s, p in zip(shipped, plain) if s["hits"] == 0 and p["r10"] > 0]
 
 
+def table(report: dict) -> str:
+    """Both halves per category, BM25 beside recall, as the Markdown docs/QUALITY.md shows."""
+    rows = ["| half | category | questions | BM25 R@5 | BM25 R@10 | recall R@5 | recall R@10 | R@10 ÷ BM25 |",
+            "|---|---|---|---|---|---|---|---|"]
+    for split, data in report.items():
+        plain, shipped = data["variants"][PLAIN.name], data["variants"][SHIPPED.name]
+        for category, figures in shipped.items():
+            base = plain[category]
+            ratio = f"{figures['r10'] / base['r10']:.2f}" if base["r10"] else "—"
+            rows.append(f"| {split} | {category} | {figures['questions']} | {base['r5']:.3f} | {base['r10']:.3f}"
+                        f" | {figures['r5']:.3f} | {figures['r10']:.3f} | {ratio} |")
+    sizes = "; ".join(f"{split}: {data['conversations']} conversations, {data['turns']:,} turns,"
+                      f" {data['variants'][SHIPPED.name]['all']['questions']} questions,"
+                      f" {data['lost']} left with no hit where BM25 finds evidence" for split, data in report.items())
+    return "\n".join(rows) + f"\n\n{sizes}.\n"
+
+
+def write(report: dict, doc: Path = DOC) -> None:
+    """The table between the markers of ``doc``, written atomically."""
+    text = doc.read_text(encoding="utf-8")
+    start, end = (text.index(m) for m in MARKERS)
+    new = f"{text[:start]}{MARKERS[0]}\n{table(report)}{text[end:]}"
+    temp = doc.with_suffix(".tmp")
+    temp.write_text(new, encoding="utf-8")
+    temp.replace(doc)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", default="all", choices=("dev", "held-out", "all"))
     parser.add_argument("--variants", action="store_true", help="also the shipped ranking with one thing changed")
     parser.add_argument("--failures", action="store_true", help="print the dev questions whose evidence is missed")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--write", action="store_true", help=f"put both halves' table into {DOC.name}")
     args = parser.parse_args()
+    if args.write and args.split != "all":
+        raise SystemExit("--write needs both halves: leave out --split")
     if args.failures and args.split != "dev":
         raise SystemExit("--failures reads the dev half only: the held-out half is not for tuning")
     variants = [PLAIN, SHIPPED, *(TRIED if args.variants else [])]
@@ -231,6 +266,8 @@ def main() -> None:
             for row in results[SHIPPED.name]:
                 if row["r10"] < 1:
                     print(f"[{row['category']}] {row['question']}  ranks={row['ranks']} of {row['evidence']}")
+    if args.write:
+        write(report)
     if args.json:
         print(json.dumps(report, indent=2))
         return

@@ -24,6 +24,20 @@ def test_every_command_has_help_with_an_example(full, command):
 
 
 @pytest.mark.parametrize("full, command", ALL, ids=[name for name, _ in ALL])
+def test_every_example_is_a_line_of_its_own_in_the_help(full, command):
+    import inspect
+
+    text = inspect.cleandoc(command.help or "")
+    if "Example" not in text:
+        return
+    block = text.split("Example", 1)[1].split("\n", 1)[1]
+    examples = [line.strip() for line in block.splitlines() if line.strip() not in ("", "\b")]
+    ctx = click.Context(command, info_name=full, help_option_names=["-h", "--help"], max_content_width=100)
+    shown = [line.strip() for line in command.get_help(ctx).splitlines()]
+    assert [e for e in examples if e not in shown] == [], f"{full}: an example is run together or wrapped; put \\b before it"
+
+
+@pytest.mark.parametrize("full, command", ALL, ids=[name for name, _ in ALL])
 def test_every_leaf_command_offers_json(full, command):
     if isinstance(command, click.Group):
         return

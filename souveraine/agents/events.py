@@ -77,7 +77,8 @@ def events(memory: Memory, since: str | None = None, until: str = "HEAD") -> lis
     """Every event of the commits after ``since`` (all history without it) up to ``until``, oldest first."""
     if git.head(memory.root) is None:
         return []
-    span = f"{_rev(memory, since)}..{until}" if since else until
+    start = _rev(memory, since) if since else None
+    span = f"{start}..{until}" if start else until
     return [event for commit in commits(memory, span) for event in of_commit(memory, commit)]
 
 
@@ -211,13 +212,35 @@ def _is_diffed(path: str) -> bool:
     return any(path == p or (p.endswith("/") and path.startswith(p)) for p in _DIFFED)
 
 
-def _rev(memory: Memory, rev: str) -> str:
+def _rev(memory: Memory, rev: str) -> str | None:
+    """The commit after which events start: ``rev`` itself when it names a commit; for a date or a time
+    (2026-12-01, 2026-12-01T09:00, yesterday, last week), the last commit before it, None when there is none."""
     from souveraine.errors import UsageError
 
     done = memory.git("rev-parse", "--verify", "-q", f"{rev}^{{commit}}", check=False)
-    if done.returncode != 0:
-        raise UsageError(f"'{rev}' is not a commit of this memory; give a commit id, a tag or HEAD~N")
-    return done.stdout.strip()
+    if done.returncode == 0:
+        return done.stdout.strip()
+    moment = _moment(rev)
+    if moment is None:
+        raise UsageError(f"'{rev}' is neither a commit of this memory nor a date; give a commit id, a tag, "
+                         "HEAD~N, or a date like 2026-12-01 or 'yesterday'")
+    before = memory.git("rev-list", "-1", f"--before={moment.isoformat()}", "HEAD").stdout.strip()
+    return before or None
+
+
+def _moment(text: str):
+    from souveraine.language import dates
+    from souveraine.store import clock
+
+    try:
+        return clock.parse_moment(text)
+    except ValueError:
+        pass
+    now = clock.now()
+    found = dates.resolve(text, now, prefer="past")
+    if found is None or found.start != 0 or found.end != len(text.strip()):
+        return None
+    return found.begins.replace(tzinfo=now.tzinfo)
 
 
 # -- what a path's change means -------------------------------------------------------------

@@ -59,11 +59,15 @@ class LazyGroup(click.Group):
             _fail(exc.message, exc.exit_code, exc.code, as_json)
         except click.exceptions.Abort:
             _fail("aborted", 1, "aborted", as_json)
-        except click.ClickException as exc:
-            if as_json:
-                _json_error(exc.format_message(), "usage")
+        except click.exceptions.NoArgsIsHelpError as exc:
             exc.show()
             sys.exit(exc.exit_code)
+        except click.UsageError as exc:
+            from souveraine.cli.common import usage_line
+
+            _fail(usage_line(exc, self, args), 2, "usage", as_json)
+        except click.ClickException as exc:
+            _fail(" ".join(exc.format_message().split()), exc.exit_code, "error", as_json)
         except click.exceptions.Exit as exc:
             sys.exit(exc.exit_code)
         except KeyboardInterrupt:
@@ -76,22 +80,29 @@ class LazyGroup(click.Group):
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.option("--memory", "memory_path", metavar="PATH", help="The memory to use (default: $SOUVERAINE_MEMORY, else the nearest souveraine.toml above).")
+@click.option("--now", "now", metavar="TIME", help="Run on another clock: 'now' is this ISO 8601 time "
+              "(default: $SOUVERAINE_NOW, else the real time), for replaying or scripting the tempos.")
 @click.option("--debug", is_flag=True, help="Show a traceback on errors.")
 @click.version_option(__version__, prog_name="souveraine")
 @click.pass_context
-def cli(ctx, memory_path, debug):
+def cli(ctx, memory_path, now, debug):
     """An agent's long-term memory: a git repository of Markdown files.
 
     Each command does one thing to the memory and commits it. Data goes to stdout
     (--json for programs), messages to stderr. Exit codes: 0 ok, 1 refused or
-    findings, 2 usage, 3 not a memory or bad config.
+    findings, 2 usage, 3 not a memory or bad config. --now TIME (or SOUVERAINE_NOW)
+    runs any command on another clock; completion: eval "$(_SOUVERAINE_COMPLETE=bash_source souveraine)".
 
     Example:
 
+    \b
         souveraine init ~/memory && cd ~/memory && souveraine status
+        souveraine --now 2026-11-30T09:00 surface --peek
     """
     from souveraine.laws import inprocess
+    from souveraine.cli.common import fix_now
 
+    fix_now(now)
     inprocess.enable()
     ctx.ensure_object(dict)
     ctx.obj["memory_path"] = memory_path

@@ -12,12 +12,16 @@ FORMAT = click.Choice(["openai", "anthropic"])
 def mcp_cmd(memory):
     """Serve the memory over the Model Context Protocol (stdio): its tempos as tools, its notes as resources.
 
-    Tools: wake, persist, surface, recall, remember, elevate, reflect, archive, doctor,
-    status. Resources: memory://wake and memory://notes/<path>. stdout is the wire; messages go
-    to stderr. Needs the mcp package (pip install 'souveraine[mcp]').
+    Tools (27, each annotated read-only, destructive or idempotent): wake, surface, persist,
+    recall, remember, elevate, reflect, archive, doctor, status, forget, ledger, ledger_close,
+    inbox, inbox_add, recent_activity, state, state_set, digest, verify, read_note,
+    write_note, edit_note, move_note, delete_note, build_context, list_notes. Resources: memory://wake and memory://notes/<path>, paged.
+    Prompts: wake, reflection. stdout is the wire; messages go to stderr. Needs the mcp
+    package (pip install 'souveraine[mcp]').
 
     Example:
 
+    \b
         claude mcp add souveraine -- souveraine --memory ~/memory mcp
     """
     from souveraine.errors import SouveraineError
@@ -35,28 +39,35 @@ def mcp_cmd(memory):
 @click.command(name="tools")
 @click.option("--format", "fmt", type=FORMAT, default="openai", show_default=True,
               help="The tool-definition shape of this model API.")
+@click.option("--only", "only", metavar="NAMES", multiple=True,
+              help="Only these tools, by name, comma-separated or repeated (default: the core five).")
+@click.option("--all", "every", is_flag=True, help="Every tool, not only the core five.")
 @click.option("--call", "call", metavar="NAME", default=None,
-              help="Run the tool NAME with the JSON arguments object on stdin, and print the command's JSON.")
+              help="Run the tool NAME with the JSON arguments object on stdin, and print its JSON result.")
+@click.option("--memory", "memory_path", metavar="PATH", default=None,
+              help="The memory --call works on (default: $SOUVERAINE_MEMORY, else the nearest souveraine.toml above).")
 @json_option
-def tools_cmd(fmt, call, as_json):
-    """Print tool definitions for every command an agent may call, generated from the commands.
+def tools_cmd(fmt, only, every, call, memory_path, as_json):
+    """Print the definitions of the tools an agent calls, the same the MCP server serves.
 
-    Each tool is one command (souveraine_inbox_add is 'souveraine inbox add'), its options
-    and arguments the tool's JSON schema. A loop around any model hands the definitions to
-    the model and runs each call with --call. The output is JSON with or without --json.
+    By default the core five an agent needs every turn: wake, surface, persist, recall,
+    remember (about 1,800 tokens); --only picks others by name, --all gives every one
+    (notes, ledger, inbox, forget, build_context…). A loop hands the definitions to its
+    model and runs each call with --call. The output is JSON with or without --json.
 
     Example:
 
+    \b
         souveraine tools --format anthropic > tools.json
-        echo '{"words": ["plumber"]}' | souveraine tools --call souveraine_recall
+        souveraine tools --only recall,read_note,build_context
+        echo '{"query": "plumber"}' | souveraine tools --call souveraine_recall
     """
     from souveraine.agents import tooldefs
 
-    leaves = _leaves()
     if call is None:
-        emit(tooldefs.definitions(leaves, fmt), True)
+        emit(tooldefs.definitions(fmt, list(only), every), True)
         return
-    _call(tooldefs.find(leaves, call))
+    emit(_call(tooldefs.find(call), memory_path), True)
 
 
 @click.group(name="integrate")
@@ -65,6 +76,7 @@ def integrate_cmd():
 
     Example:
 
+    \b
         souveraine integrate claude-code --project ~/code/app
     """
 
@@ -186,6 +198,7 @@ def integrate_hook(memory, max_chars, as_json):
 
     Example:
 
+    \b
         echo '{"hook_event_name": "BeforeAgent", "prompt": "hi"}' | souveraine integrate hook
     """
     import json
@@ -208,7 +221,9 @@ def integrate_hook(memory, max_chars, as_json):
 
 
 @click.command(name="events")
-@click.option("--since", metavar="REV", default=None, help="Only the commits after REV (a commit id, tag or HEAD~N).")
+@click.option("--since", metavar="DATE|COMMIT", default=None,
+              help="Only the commits after a commit (id, tag, HEAD~N), or from a date or time on "
+                   "(2026-12-01, 2026-12-01T09:00, yesterday, last week).")
 @click.option("--follow", is_flag=True, help="Keep watching, printing each new commit's events as it lands.")
 @click.option("--interval", type=click.FloatRange(0.05), default=1.0, show_default=True,
               help="Seconds between looks at the memory while following.")
@@ -222,7 +237,9 @@ def events_cmd(memory, since, follow, interval, as_json):
 
     Example:
 
+    \b
         souveraine events --since HEAD~10
+        souveraine events --since 2026-12-01 --json
         souveraine events --follow --json | jq -c 'select(.event == "memory.added")'
     """
     from souveraine.agents import events
@@ -243,31 +260,20 @@ def events_cmd(memory, since, follow, interval, as_json):
         return                      # Ctrl-C is how following ends
 
 
-def _leaves():
-    from souveraine.cli import cli
-    from souveraine.cli.reference import walk
-
-    ctx = click.Context(cli, info_name="souveraine")
-    return [(tuple(full.split()[1:]), command) for full, command in walk(cli, ctx)
-            if not isinstance(command, click.Group)]
-
-
-def _call(tool) -> None:
+def _call(tool, memory_path: str | None) -> dict:
     import json
     import sys
 
-    from souveraine.agents import tooldefs
-    from souveraine.cli import cli
     from souveraine.errors import UsageError
+    from souveraine.store.memory import Memory
 
     text = "" if sys.stdin is None or sys.stdin.isatty() else sys.stdin.read()
     try:
         arguments = json.loads(text) if text.strip() else {}
     except ValueError:
         raise UsageError(f"the arguments of {tool.name} on stdin are not JSON; give an object like {{}}") from None
-    chosen = (click.get_current_context().find_root().obj or {}).get("memory_path")
-    argv = [*(["--memory", chosen] if chosen else []), *tooldefs.argv(tool, arguments, ("--json",))]
-    cli.main(args=argv, prog_name="souveraine")
+    chosen = memory_path or (click.get_current_context().find_root().obj or {}).get("memory_path")
+    return tool.call(Memory.find(chosen), arguments)
 
 
 def _render_events(rows: list[dict]) -> str:

@@ -23,6 +23,7 @@ def archive_cmd(memory, force, dry_run, model, extractive, as_json):
 
     Example:
 
+    \b
         souveraine archive --dry-run --model local
     """
     from souveraine.tempos import archive

@@ -18,6 +18,7 @@ def doctor_cmd(memory, apply_fixes, as_json):
 
     Example:
 
+    \b
         souveraine doctor && souveraine doctor --fix
     """
     from souveraine.care import doctor
@@ -29,18 +30,23 @@ def doctor_cmd(memory, apply_fixes, as_json):
         findings = result["findings"]
     else:
         findings = [f.to_dict() for f in doctor.doctor(memory, progress=progress("auditing"))]
-    emit(findings, as_json, render_findings)
+    emit(findings, as_json, lambda found: render_findings(found, len(doctor.CHECKS)))
     if any(f["severity"] == doctor.ERROR for f in findings):
         sys.exit(1)
 
 
-def render_findings(findings: list[dict]) -> str:
+def render_findings(findings: list[dict], checks: int) -> str:
     if not findings:
-        return ""
+        return f"healthy: {checks} checks, no findings"
     lines = []
     for f in findings:
         lines.append(f"{f['severity']:<7} {f['path']}: {f['why']}")
         lines.append(f"        fix: {f['fix']}")
+    counts = {}
+    for f in findings:
+        counts[f["severity"]] = counts.get(f["severity"], 0) + 1
+    tally = ", ".join(f"{n} {severity}{'s' if n > 1 else ''}" for severity, n in counts.items())
+    lines.append(f"{len(findings)} finding{'s' if len(findings) > 1 else ''} ({tally}) from {checks} checks")
     return "\n".join(lines)
 
 
@@ -56,6 +62,7 @@ def defrag_cmd(memory, dry_run, as_json):
 
     Example:
 
+    \b
         souveraine defrag --dry-run && souveraine defrag
     """
     from souveraine.care import defrag
@@ -64,12 +71,14 @@ def defrag_cmd(memory, dry_run, as_json):
     emit(result["plan"] if as_json or dry_run else [], as_json, render_plan)
     if as_json:
         return
-    if not result["plan"]:
+    n = len(result["plan"])
+    if not n:
         say("defrag: nothing to do")
     elif dry_run:
-        say(f"defrag --dry-run: {len(result['plan'])} change(s) planned, nothing changed")
+        say(f"defrag: would make {n} change{'s' if n > 1 else ''} in one 'chore(defrag): …' commit; "
+            "run 'souveraine defrag' to apply")
     else:
-        say(f"defrag: {len(result['plan'])} change(s) in {result['commit'][:10]}")
+        say(f"defrag: {n} change{'s' if n > 1 else ''} in {result['commit'][:10]}")
 
 
 def render_plan(plan: list[dict]) -> str:
@@ -87,6 +96,7 @@ def digest_cmd(memory, week, as_json):
 
     Example:
 
+    \b
         souveraine digest --week 2026-W48
     """
     from souveraine.care import digest

@@ -66,6 +66,7 @@ class DefaultGroup(click.Group):
     """A sub-group that runs its ``list`` (or another default) when called bare.
 
     ``souveraine covenant`` is ``covenant list``; ``covenant --json`` is ``covenant list --json``.
+    Shell completion parses resiliently and must see the bare group, to offer its subcommands.
     """
 
     def __init__(self, *args, default: str = "list", **kwargs):
@@ -73,9 +74,61 @@ class DefaultGroup(click.Group):
         self.default = default
 
     def parse_args(self, ctx, args):
-        if not args or (args[0].startswith("-") and args[0] not in ("-h", "--help")):
+        bare = not args or (args[0].startswith("-") and args[0] not in ("-h", "--help"))
+        if bare and not ctx.resilient_parsing:
             args = [self.default, *args]
         return super().parse_args(ctx, args)
+
+
+def fix_now(text: str | None) -> None:
+    """``--now TIME`` for this process and the hooks it runs; a bad $SOUVERAINE_NOW is named, not a traceback."""
+    import os
+
+    from souveraine.errors import UsageError
+    from souveraine.store.clock import parse_moment
+
+    given = text if text is not None else os.environ.get("SOUVERAINE_NOW")
+    if not given:
+        return
+    what = "--now" if text is not None else "SOUVERAINE_NOW"
+    try:
+        moment = parse_moment(given)
+    except ValueError:
+        raise UsageError(f"{what} is not an ISO 8601 time ({given!r}); write it like 2026-11-30T14:32") from None
+    os.environ["SOUVERAINE_NOW"] = moment.isoformat()
+
+
+def usage_line(exc: click.UsageError, root: click.Group, args: list[str]) -> str:
+    """Click's usage error as one line, the fact then where to look: ``no such option '--bandwith'. Did you
+    mean '--bandwidth'? See 'souveraine wake --help'.``"""
+    message = " ".join(exc.format_message().split())
+    message = message[:1].lower() + message[1:]
+    if exc.ctx is not None and exc.ctx.parent is not None:
+        where = " ".join(["souveraine", *exc.ctx.command_path.split()[1:]])
+    else:
+        where = _path(root, args)
+    message = message if message.endswith(("?", "!", ".")) else message + "."
+    return f"{message} See '{where} --help'."
+
+
+def _path(root: click.Group, args: list[str]) -> str:
+    """The command the arguments name, as far as they name one: ``souveraine covenant add``."""
+    words, command, ctx = ["souveraine"], root, click.Context(root, info_name="souveraine")
+    rest = iter(args)
+    for arg in rest:
+        if not isinstance(command, click.Group):
+            break
+        if arg.startswith("-"):
+            option = next((p for p in command.params if arg in getattr(p, "opts", ())), None)
+            if option is not None and not getattr(option, "is_flag", False):
+                next(rest, None)
+            continue
+        found = command.get_command(ctx, arg)
+        if found is None:
+            break
+        words.append(arg)
+        command = found
+    return " ".join(words)
 
 
 def _plain(data: Any) -> str:

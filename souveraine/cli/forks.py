@@ -37,6 +37,7 @@ def fork_cmd():
 
     Example:
 
+    \b
         souveraine fork start research --task "compare the ranking formulas"
     """
 
@@ -53,6 +54,7 @@ def fork_start(memory, name, task, as_json):
 
     Example:
 
+    \b
         cd "$(souveraine fork start research --task 'compare the ranking formulas')"
     """
     from souveraine.forks import fork
@@ -71,6 +73,7 @@ def fork_list(memory, as_json):
 
     Example:
 
+    \b
         souveraine fork list --json
     """
     from souveraine.forks import fork
@@ -102,6 +105,7 @@ def fork_return(memory, name, summary, as_json):
 
     Example:
 
+    \b
         souveraine fork return research --summary findings.md
     """
     from souveraine.forks import fork
@@ -128,6 +132,7 @@ def fork_integrate(memory, name, picks, as_json):
 
     Example:
 
+    \b
         souveraine fork integrate research --pick 3f2a9c1
     """
     from souveraine.forks import fork
@@ -152,6 +157,7 @@ def fork_close(memory, name, reason, as_json):
 
     Example:
 
+    \b
         souveraine fork close research --reason "superseded by the index work"
     """
     from souveraine.forks import fork
@@ -176,6 +182,7 @@ def state_cmd():
 
     Example:
 
+    \b
         souveraine state set --phase DEVELOP --files src/app.py
     """
 
@@ -188,6 +195,7 @@ def state_show(memory, as_json):
 
     Example:
 
+    \b
         souveraine state show --json
     """
     from souveraine.forks import state
@@ -213,6 +221,7 @@ def state_set(memory, phase, unit, files, replace, as_json):
 
     Example:
 
+    \b
         souveraine state set --phase REVIEW --unit login --files src/auth.py,tests/test_auth.py
     """
     from souveraine.forks import state
@@ -234,6 +243,7 @@ def unit_cmd():
 
     Example:
 
+    \b
         souveraine unit start login --goal "users can sign in with a passkey"
     """
 
@@ -248,6 +258,7 @@ def unit_start(memory, name, goal, as_json):
 
     Example:
 
+    \b
         souveraine unit start login --goal "users can sign in with a passkey"
     """
     from souveraine.forks import unit
@@ -274,6 +285,7 @@ def unit_phase(memory, phase, output, files, as_json):
 
     Example:
 
+    \b
         souveraine unit phase REVIEW --output develop-notes.md --files src/auth.py
     """
     from souveraine.forks import unit
@@ -308,6 +320,7 @@ def unit_report(memory, summary, blocked, as_json):
 
     Example:
 
+    \b
         souveraine unit report --summary "passkeys work; docs updated"
     """
     from souveraine.forks import unit
@@ -334,6 +347,7 @@ def triage_cmd(text, heuristic, memory_path, as_json):
 
     Example:
 
+    \b
         souveraine triage "Where is atomic_write defined?" --json
     """
     from souveraine.forks.triage import triage

@@ -14,6 +14,7 @@ def identity_cmd():
 
     Example:
 
+    \b
         souveraine identity create ada --wall "I do not lie about what I remember"
     """
 
@@ -34,6 +35,7 @@ def identity_create(memory, handle, register, walls, subagents, wake_text, as_js
 
     Example:
 
+    \b
         souveraine identity create ada --register "warm, exact" --wall "no flattery"
     """
     from souveraine.identity import identities
@@ -53,6 +55,7 @@ def identity_show(memory, handle, as_json):
 
     Example:
 
+    \b
         souveraine identity show ada --json
     """
     from souveraine.identity import compose
@@ -71,6 +74,7 @@ def identity_export(memory, handle, as_json):
 
     Example:
 
+    \b
         souveraine identity export ada > ada.card.json
     """
     from souveraine.identity import identities
@@ -90,6 +94,7 @@ def identity_recompose(memory, as_json):
 
     Example:
 
+    \b
         souveraine identity recompose
     """
     from souveraine.identity import compose
@@ -110,6 +115,7 @@ def identity_rotate(memory, handle, as_json):
 
     Example:
 
+    \b
         souveraine identity rotate ada && souveraine identity export ada > ada.card.json
     """
     from souveraine.identity import identities
@@ -125,6 +131,7 @@ def identity_list(memory, as_json):
 
     Example:
 
+    \b
         souveraine identity list --json
     """
     from souveraine.identity import identities
@@ -140,6 +147,7 @@ def covenant_cmd():
 
     Example:
 
+    \b
         souveraine covenant add --card bea.card.json
     """
 
@@ -159,6 +167,7 @@ def covenant_add(memory, card_file, did, key_entries, project_id, handle, as_jso
 
     Example:
 
+    \b
         souveraine covenant add --did did:key:z6Mk… --key 'did:key:z6Mk…#z6Mk…=z6Mk…' --project 7d0c…
     """
     from souveraine.errors import UsageError
@@ -189,6 +198,7 @@ def covenant_list(memory, as_json):
 
     Example:
 
+    \b
         souveraine covenant
     """
     from souveraine.identity import covenants
@@ -206,6 +216,7 @@ def covenant_revoke(memory, handle, as_json):
 
     Example:
 
+    \b
         souveraine covenant revoke bea
     """
     from souveraine.identity import covenants
@@ -219,6 +230,7 @@ def witness_cmd():
 
     Example:
 
+    \b
         souveraine witness sign --memory-id 0f3c… --tier constitutive --content-sha256 9b1e…
     """
 
@@ -246,6 +258,7 @@ def witness_sign(memory, memory_id, tier, content_sha256, text_file, subject, ha
 
     Example:
 
+    \b
         souveraine witness sign --memory-id 0f3c… --tier constitutive --text memory.txt \\
             --content-sha256 9b1e… --subject did:key:z6Mk… > att.json
     """

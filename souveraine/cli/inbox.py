@@ -26,6 +26,7 @@ def surface_cmd(memory, bandwidth, peek, as_json):
 
     Example:
 
+    \b
         souveraine surface --bandwidth low
     """
     from souveraine.tempos.surface import surface
@@ -39,6 +40,7 @@ def inbox_cmd():
 
     Example:
 
+    \b
         souveraine inbox add "Call the plumber" --urgency high
     """
 
@@ -52,6 +54,7 @@ def inbox_list(memory, which, as_json):
 
     Example:
 
+    \b
         souveraine inbox list --queue sent --json
     """
     from souveraine.tempos import inbox
@@ -69,6 +72,7 @@ def inbox_add(memory, text, urgency, as_json):
 
     Example:
 
+    \b
         souveraine inbox add "The deploy key expires Friday" --urgency critical
     """
     from souveraine.tempos import inbox

@@ -29,6 +29,7 @@ def init_cmd(path, identity, name, adopt, force, from_project, verbose, as_json)
 
     Example:
 
+    \b
         souveraine init ~/memory --identity ada --from-project ~/code/app
     """
     from souveraine.bootstrap import init

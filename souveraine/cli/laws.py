@@ -16,6 +16,7 @@ def hook_cmd():
 
     Example:
 
+    \b
         souveraine hook install && souveraine hook pre-commit
     """
 
@@ -28,6 +29,7 @@ def hook_list(memory, as_json):
 
     Example:
 
+    \b
         souveraine hook list --json
     """
     from souveraine.laws import install
@@ -57,6 +59,7 @@ def hook_install(ctx, bare, memory_path, as_json):
 
     Example:
 
+    \b
         souveraine hook install
         souveraine hook install --bare /srv/git/memory.git
     """
@@ -108,6 +111,7 @@ def _hook(name: str):
 
     Example:
 
+    \b
         souveraine hook {name}{example}
     """
     return hook_cmd.command(name=name, context_settings={"ignore_unknown_options": True})(run)
@@ -137,6 +141,7 @@ def verify_cmd(memory, since, at_rev, full, as_json):
 
     Example:
 
+    \b
         souveraine verify --since v1 --json
         souveraine verify --at HEAD
     """

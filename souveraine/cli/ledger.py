@@ -23,6 +23,7 @@ def ledger_cmd():
 
     Example:
 
+    \b
         souveraine ledger commitments --open
     """
 
@@ -39,6 +40,7 @@ def ledger_list(memory, kind, open_only, as_json):
 
     Example:
 
+    \b
         souveraine ledger commitments --open --json
     """
     from souveraine.tempos import ledger
@@ -58,6 +60,7 @@ def ledger_close(memory, entry_id, note, as_json):
 
     Example:
 
+    \b
         souveraine ledger close c3fa9c2 --note "sent by email"
     """
     from souveraine.tempos import ledger
@@ -75,6 +78,7 @@ def ledger_drop(memory, entry_id, note, as_json):
 
     Example:
 
+    \b
         souveraine ledger drop c3fa9c2 --note "no longer needed"
     """
     from souveraine.tempos import ledger

@@ -29,6 +29,7 @@ def remember_cmd(memory, text, handle, agent_id, key, visibility, source, to, as
 
     Example:
 
+    \b
         souveraine remember "Ada prefers short answers" --identity ada --key prefs
         souveraine remember "Never deploy on Fridays" --to auto
     """
@@ -73,6 +74,7 @@ def elevate_cmd(memory, memory_id, tier, register_append, walls, deprecated, sub
 
     Example:
 
+    \b
         souveraine elevate 0f3c9a1b --tier constitutive --wall "I keep my word" --attestation bea.json
     """
     from souveraine.identity import elevation
@@ -94,6 +96,7 @@ def attest_cmd(memory, memory_id, attestation_files, as_json):
 
     Example:
 
+    \b
         souveraine attest 0f3c9a1b --attestation bea.json
     """
     from souveraine.identity import elevation
@@ -116,6 +119,7 @@ def attest_bytes_cmd(memory, memory_id, tier, as_json):
 
     Example:
 
+    \b
         souveraine attest-bytes 0f3c9a1b --tier constitutive --json
     """
     from souveraine.identity import memories, witness
@@ -139,6 +143,7 @@ def why_cmd(memory, text, handle, as_json):
 
     Example:
 
+    \b
         souveraine why "keep my word"
     """
     from souveraine.cli.common import say
@@ -163,6 +168,7 @@ def forget_cmd(memory, memory_id, key, as_json):
 
     Example:
 
+    \b
         souveraine forget --key holiday-2026
     """
     from souveraine.identity import forget
@@ -180,6 +186,7 @@ def visibility_cmd(memory, memory_id, visibility, as_json):
 
     Example:
 
+    \b
         souveraine visibility 0f3c9a1b private
     """
     from souveraine.identity import memories

@@ -37,6 +37,7 @@ def persist_cmd(memory, user_text, assistant_text, session, at_text, claude_code
 
     Example:
 
+    \b
         souveraine persist --user "My sister is Lea." --assistant "I'll remember that."
         echo '{"user": "Hi", "assistant": "Hello!"}' | souveraine persist --json
     """

@@ -20,6 +20,7 @@ def reflect_cmd(memory, force, extractive, as_json):
 
     Example:
 
+    \b
         souveraine reflect --force
     """
     from souveraine.tempos import reflect
@@ -45,6 +46,7 @@ def model_cmd():
 
     Example:
 
+    \b
         souveraine model
     """
 
@@ -63,6 +65,7 @@ def model_check(memory, as_json):
 
     Example:
 
+    \b
         souveraine model check
     """
     from souveraine.inference import client

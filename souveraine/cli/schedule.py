@@ -14,6 +14,7 @@ def schedule_cmd():
 
     Example:
 
+    \b
         souveraine schedule crontab | crontab -
     """
 
@@ -26,6 +27,7 @@ def schedule_list(memory, as_json):
 
     Example:
 
+    \b
         souveraine schedule list --json
     """
     from souveraine.clock.schedule import next_runs
@@ -44,6 +46,7 @@ def schedule_run(memory):
 
     Example:
 
+    \b
         souveraine schedule run
     """
     from souveraine.clock.schedule import serve
@@ -63,6 +66,7 @@ def schedule_once(memory, tempo, skip_if_busy, as_json):
 
     Example:
 
+    \b
         souveraine schedule once digest
     """
     from souveraine.clock.schedule import run_job, setup_logging
@@ -84,6 +88,7 @@ def schedule_crontab(memory, as_json):
 
     Example:
 
+    \b
         souveraine schedule crontab >> my.crontab
     """
     from souveraine.clock.schedule import crontab

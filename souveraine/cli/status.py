@@ -24,6 +24,7 @@ def status_cmd(memory, bandwidth, as_json):
 
     Example:
 
+    \b
         souveraine status --bandwidth low
     """
     from souveraine.status import status

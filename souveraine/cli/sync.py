@@ -31,6 +31,7 @@ def sync_cmd(memory, remote, resume, abort, no_stop, as_json):
 
     Example:
 
+    \b
         souveraine sync
         souveraine sync laptop --json
         souveraine sync --continue

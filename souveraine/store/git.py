@@ -1,8 +1,8 @@
 """The one path to git: a sealed environment, one commit function.
 
-Commands shell out to the git binary instead of importing GitPython on their hot path:
-GitPython's import alone costs about 75 ms, half of persist's budget. GitPython serves
-where it pays (history walks, worktrees). Inside hooks git's variables are meant, so
+Commands shell out to the git binary instead of importing GitPython: its import alone
+costs about 75 ms, half of persist's budget, and the history walks and worktrees it was
+meant for are one git call each here too. Inside hooks git's variables are meant, so
 ``sealed=False`` keeps them.
 """
 

@@ -18,8 +18,9 @@ waiting there up to this one is journaled, oldest first, and all of it is one co
 (``chore(journal): …``). When the commit cannot happen now — the lock busy, git's index
 locked, a merge in progress, a refused commit — the exchange stays in the spool and the
 result says ``kept``; ``commit=False`` keeps it there on purpose. The next persist (or
-``flush``) commits it. It counts messages since the last reflection and synthesis and
-reports whether either is due.
+``flush``) commits it. It counts messages since the last reflection and synthesis, and
+once the commit is made sets the due ones going off the turn's path (``tempos.followup``,
+as ``[subconscious] tempos`` says: detached by default, inline, or left to the scheduler).
 """
 
 import json

@@ -102,10 +102,32 @@ def test_a_commit_nothing_describes_is_a_commit_event(memory):
     assert (event.name, event.data) == ("commit", {"paths": ["reference/decisions/tabs.md"]})
 
 
-def test_since_must_name_a_commit(invoke):
+def test_since_must_name_a_commit_or_a_date(invoke):
     done = invoke("events", "--since", "nope")
     assert done.exit_code == 2
-    assert done.output.strip().endswith("'nope' is not a commit of this memory; give a commit id, a tag or HEAD~N")
+    assert done.output == ("souveraine: 'nope' is neither a commit of this memory nor a date; give a commit id, "
+                           "a tag, HEAD~N, or a date like 2026-12-01 or 'yesterday'\n")
+
+
+def test_since_a_date_or_a_time(invoke, memory):
+    import os
+    import subprocess
+
+    (memory.root / "reference" / "decisions").mkdir(parents=True, exist_ok=True)
+    (memory.root / "reference/decisions/tabs.md").write_text("---\ndescription: Tabs.\n---\nTabs.\n")
+    env = {**os.environ, "GIT_COMMITTER_DATE": "2030-01-02T10:00:00+00:00", "GIT_AUTHOR_DATE": "2030-01-02T10:00:00+00:00"}
+    for args in (["add", "-A"], ["commit", "-qm", "docs(memory): a decision"]):
+        subprocess.run(["git", *args], cwd=memory.root, env=env, check=True)
+    every = json.loads(invoke("events", "--json").output)
+
+    def since(text):
+        done = invoke("events", "--since", text, "--json")
+        assert done.exit_code == 0, done.output
+        return [e["subject"] for e in json.loads(done.output)]
+
+    assert since("2030-01-01") == since("2030-01-02T09:59") == ["docs(memory): a decision"]
+    assert since("2030-01-02T10:01") == [] == since("2030-01-03")
+    assert since("2000-01-01") == since("yesterday") == [e["subject"] for e in every]
 
 
 def test_events_command_lists_them_as_text_and_json(invoke, memory):

@@ -1,101 +1,101 @@
+"""`souveraine tools`: one definition per tool, shared with the MCP server; the core by default."""
+
 import json
+import re
 
 import click
 import pytest
 
 from souveraine.agents import tooldefs
 from souveraine.cli import cli
-from souveraine.cli.agents import _leaves
+from souveraine.cli.reference import walk
 from souveraine.tempos import inbox
 from tests.support import assert_clean
 
-LEAVES = _leaves()
-TOOLS = tooldefs.tools(LEAVES)
+COMMANDS = {full[len("souveraine "):]: command for full, command in walk(cli, click.Context(cli, info_name="souveraine"))}
+MIRRORS = [tool for tool in tooldefs.TOOLS if tool.cli]
 
 
-def by_name(name: str) -> tooldefs.Tool:
-    return next(tool for tool in TOOLS if tool.name == name)
+def test_the_default_is_the_core_five_and_small(runner):
+    done = runner.invoke(cli, ["tools"])
+    assert done.exit_code == 0, done.output
+    data = json.loads(done.output)
+    assert [t["function"]["name"] for t in data] == [f"souveraine_{n}" for n in
+                                                     ("wake", "surface", "persist", "recall", "remember")]
+    assert len(json.dumps(data)) < 8000, "the core fits a tight budget (~2k tokens)"
+    every = json.loads(runner.invoke(cli, ["tools", "--all", "--format", "anthropic"]).output)
+    assert [t["name"] for t in every] == [f"souveraine_{t.name}" for t in tooldefs.TOOLS]
+    assert all(set(t) == {"name", "description", "input_schema"} for t in every)
 
 
-def test_every_command_an_agent_may_call_is_a_tool():
-    names = {tool.name for tool in TOOLS}
-    assert {"souveraine_persist", "souveraine_surface", "souveraine_recall", "souveraine_reflect",
-            "souveraine_archive", "souveraine_doctor", "souveraine_status", "souveraine_inbox_add",
-            "souveraine_events"} <= names
-    assert not any(n.startswith(("souveraine_hook", "souveraine_mcp", "souveraine_integrate")) for n in names)
-    assert "souveraine_schedule_run" not in names and "souveraine_init" not in names
+def test_only_picks_tools_by_name_with_or_without_the_prefix(runner):
+    done = runner.invoke(cli, ["tools", "--only", "recall,souveraine_read_note", "--only", "build_context"])
+    assert [t["function"]["name"] for t in json.loads(done.output)] == [
+        "souveraine_recall", "souveraine_read_note", "souveraine_build_context"]
+    bad = runner.invoke(cli, ["tools", "--only", "recal"])
+    assert bad.exit_code == 2 and "no tool named 'recal'; the tools are: wake, surface" in bad.stderr
 
 
-@pytest.mark.parametrize("path, command", [leaf for leaf in LEAVES if not tooldefs.excluded(leaf[0])],
-                         ids=[" ".join(p) for p, _ in LEAVES if not tooldefs.excluded(p)])
-def test_definitions_match_the_commands_params(path, command):
-    tool = tooldefs.tool_of(path, command)
-    skipped = tooldefs.SHARED | tooldefs.SKIPPED.get(" ".join(path), set())
-    params = [p for p in command.params if p.name not in skipped]
-    assert list(tool.properties) == [tooldefs.property_name(p) for p in params]
-    assert tool.required == [tooldefs.property_name(p) for p in params if p.required]
-    for param in params:
-        schema = tool.properties[tooldefs.property_name(param)]
-        item = schema["items"] if param.nargs == -1 or getattr(param, "multiple", False) else schema
-        if isinstance(param.type, click.Choice):
-            assert item["enum"] == list(param.type.choices)
-        elif isinstance(param, click.Option) and param.is_flag:
-            assert item["type"] == "boolean"
-        elif isinstance(param.type, (click.types.IntParamType, click.IntRange)):
-            assert item["type"] == "integer"
-        elif isinstance(param.type, (click.types.FloatParamType, click.FloatRange)):
-            assert item["type"] == "number"
-        else:
-            assert item["type"] == "string"
-        if isinstance(param, click.Option):
-            assert schema["description"] == param.help
+@pytest.mark.parametrize("tool", tooldefs.TOOLS, ids=[t.name for t in tooldefs.TOOLS])
+def test_every_parameter_is_described_in_words_a_model_can_act_on(tool):
+    assert tool.description and tool.returns and tool.title
+    for param in tool.params:
+        words = re.findall(r"[a-z]+", param.description.lower())
+        assert len(words) >= 4, f"{tool.name}.{param.name}: '{param.description}'"
+        assert set(words) - set(param.name.split("_")), f"{tool.name}.{param.name} is described by its own name"
+    assert len(tool.text) <= tooldefs.DESCRIPTION_LIMIT
 
 
-def test_recall_in_both_formats():
-    recall = by_name("souveraine_recall")
-    openai = recall.render("openai")
-    anthropic = recall.render("anthropic")
-    assert openai["type"] == "function" and openai["function"]["name"] == "souveraine_recall"
-    assert openai["function"]["parameters"] == anthropic["input_schema"] == recall.schema
-    assert anthropic["description"].startswith("Find what the memory holds")
+def test_persist_needs_the_answer_and_recall_takes_a_query():
+    persist, recall = tooldefs.BY_NAME["persist"], tooldefs.BY_NAME["recall"]
+    assert persist.schema["required"] == ["assistant"]
     props = recall.schema["properties"]
-    assert props["words"]["type"] == "array"
-    assert props["limit"] == {"type": "integer", "minimum": 1, "maximum": 1000,
-                              "description": "How many hits.", "default": 10}
-    assert props["tier"]["enum"] == ["episodic", "foundational", "constitutive"]
+    assert "query" in props and "within" in props and "words" not in props and "in" not in props
+    assert props["limit"] == {"type": "integer", "minimum": 1, "maximum": 1000, "description": "How many hits to return.",
+                              "default": 10}
     assert recall.schema["additionalProperties"] is False
 
 
-def test_a_call_becomes_the_command_line():
-    assert tooldefs.argv(by_name("souveraine_recall"), {"words": ["-plumber", "friday"], "limit": 3, "private": True,
-                                                        "no_recency": False}, ("--json",)) == \
-        ["recall", "--limit", "3", "--private", "--json", "--", "-plumber", "friday"]
-    assert tooldefs.argv(by_name("souveraine_persist"), {"assistant": "ok", "n1": False}) == \
-        ["persist", "--assistant", "ok", "--no-n1"]
+@pytest.mark.parametrize("tool", MIRRORS, ids=[t.name for t in MIRRORS])
+def test_a_tool_follows_the_options_of_the_command_it_mirrors(tool):
+    """When the command gains an option (recall's --context, say), its tool must take it or say why not."""
+    command = COMMANDS[tool.cli]
+    options = {p.name for p in command.params} - {"memory_path", "as_json", "help"}
+    followed = {(p.cli if p.cli != "" else p.name) for p in tool.params if p.cli is not None}
+    assert followed <= options, f"{tool.name} follows options {tool.cli} does not have: {followed - options}"
+    assert options - followed - set(tool.omits) == set(), f"{tool.cli}'s options missing from {tool.name}"
+    for param in tool.params:
+        cli_param = next((p for p in command.params if p.name == (param.cli or param.name)), None)
+        if cli_param is not None and isinstance(cli_param.type, click.Choice) and "enum" in param.schema:
+            assert param.schema["enum"] == [c for c in cli_param.type.choices if c in param.schema["enum"]]
 
 
-def test_tools_prints_json_definitions(runner):
-    done = runner.invoke(cli, ["tools", "--format", "anthropic"])
-    assert done.exit_code == 0
-    data = json.loads(done.output)
-    assert [t["name"] for t in data] == [t.name for t in TOOLS]
-    assert all(set(t) == {"name", "description", "input_schema"} for t in data)
-
-
-def test_tools_call_runs_the_command(invoke, memory):
+def test_tools_call_runs_the_library_and_prints_its_json(invoke, memory):
     done = invoke("tools", "--call", "souveraine_inbox_add", input=json.dumps({"text": "Call Lea", "urgency": "high"}))
     assert done.exit_code == 0, done.output
     assert json.loads(done.output)["text"] == "Call Lea"
     assert [i.text for i in inbox.read(memory, inbox.PENDING).items] == ["Call Lea"]
+    listed = json.loads(invoke("tools", "--call", "inbox", input="{}").output)
+    assert [item["text"] for item in listed["items"]] == ["Call Lea"]
     assert_clean(memory.root)
 
 
+def test_the_same_result_as_the_mcp_tool(invoke, memory):
+    invoke("remember", "Lea likes green tea.")
+    done = invoke("tools", "--call", "recall", input=json.dumps({"query": "green tea", "limit": 3}))
+    result = json.loads(done.output)
+    assert set(result) == {"hits", "dates"} and result["hits"][0]["path"].startswith("memories/")
+
+
 @pytest.mark.parametrize("name, arguments, message", [
-    ("souveraine_nope", "{}", "no tool named 'souveraine_nope'; 'souveraine tools' lists them"),
-    ("souveraine_inbox_add", '{"txt": "x"}', "souveraine_inbox_add takes no 'txt'; it takes: text, urgency"),
-    ("souveraine_inbox_add", "[1", "the arguments of souveraine_inbox_add on stdin are not JSON; give an object like {}"),
+    ("souveraine_nope", "{}", "no tool named 'nope'; the tools are: wake"),
+    ("inbox_add", '{"txt": "x"}', "inbox_add takes no 'txt'; it takes: text, urgency"),
+    ("inbox_add", "[1", "the arguments of inbox_add on stdin are not JSON; give an object like {}"),
+    ("inbox_add", '{"text": "x", "urgency": "now"}', "inbox_add: 'urgency' must be one of low, medium, high, critical"),
+    ("recall", '{"query": "x", "limit": 0}', "recall: 'limit' must be between 1 and 1000, not 0"),
+    ("persist", '{"user": "hi"}', "persist needs 'assistant': Your answer, word for word."),
 ])
-def test_a_bad_call_is_a_usage_error(runner, name, arguments, message):
-    done = runner.invoke(cli, ["tools", "--call", name], input=arguments)
+def test_a_bad_call_is_a_usage_error(invoke, name, arguments, message):
+    done = invoke("tools", "--call", name, input=arguments)
     assert done.exit_code == 2
-    assert done.output.strip().endswith(message)
+    assert message in done.stderr

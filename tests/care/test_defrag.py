@@ -122,9 +122,16 @@ def test_dry_run_prints_the_plan_and_changes_nothing(tangled, invoke):
     result = invoke("defrag", "--dry-run", memory_root=tangled.root)
     assert result.exit_code == 0
     assert "split     domains/everything.md: unrelated sections: 11 notes along its headings" in result.stdout
-    assert "change(s) planned, nothing changed" in result.stderr
+    steps = len(result.stdout.splitlines())
+    assert result.stderr == (f"defrag: would make {steps} changes in one 'chore(defrag): …' commit; "
+                             "run 'souveraine defrag' to apply\n")
     assert git(tangled.root, "rev-parse", "HEAD") == head
     assert_clean(tangled.root)
+
+
+def test_dry_run_on_a_memory_in_shape_says_so(memory, invoke):
+    result = invoke("defrag", "--dry-run")
+    assert (result.exit_code, result.stdout, result.stderr) == (0, "", "defrag: nothing to do\n")
 
 
 def _fail_before_merge(memory, branch, base):
@@ -190,12 +197,6 @@ def test_people_md_becomes_one_note_per_person(memory, invoke):
     assert "[[people/zoe-durand#Zoé Durand|Zoé]]" in memory.read_text("domains/friends.md")
     assert "- [[people/zoe-durand|Zoé Durand]]" in memory.read_text("people/_index.md")
     assert not [f for f in doctor.doctor(memory) if f.check in ("people-file", "broken-link") or f.path.startswith("people/")]
-
-
-def test_dry_run_says_when_there_is_nothing_to_do(invoke):
-    result = invoke("defrag", "--dry-run")
-    assert result.exit_code == 0
-    assert "defrag: nothing to do" in result.stderr
 
 
 def test_a_merge_never_writes_a_paragraph_the_keeper_already_holds():

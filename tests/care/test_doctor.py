@@ -48,7 +48,7 @@ def test_a_fresh_memory_has_no_findings(memory, invoke):
     result = invoke("doctor", "--json")
     assert result.exit_code == 0
     assert json.loads(result.stdout) == []
-    assert invoke("doctor").stdout == ""
+    assert invoke("doctor").stdout == f"healthy: {len(doctor.CHECKS)} checks, no findings\n"
 
 
 def test_doctor_exits_1_while_an_error_remains(degraded, invoke):
@@ -56,6 +56,7 @@ def test_doctor_exits_1_while_an_error_remains(degraded, invoke):
     assert result.exit_code == 1
     assert "error   .git/hooks: commit-msg not installed" in result.stdout
     assert "fix: reinstall them" in result.stdout
+    assert result.stdout.splitlines()[-1].endswith(f"from {len(doctor.CHECKS)} checks")
 
 
 def test_fix_mends_the_safe_findings_in_one_commit_and_doctor_is_clean_of_them(degraded, invoke):
@@ -82,5 +83,5 @@ def test_fix_mends_the_safe_findings_in_one_commit_and_doctor_is_clean_of_them(d
 def test_fix_on_a_healthy_memory_commits_nothing(memory, invoke):
     head = git(memory.root, "rev-parse", "HEAD")
     result = invoke("doctor", "--fix")
-    assert result.exit_code == 0 and result.stdout == ""
+    assert result.exit_code == 0 and result.stdout == f"healthy: {len(doctor.CHECKS)} checks, no findings\n"
     assert git(memory.root, "rev-parse", "HEAD") == head
