@@ -28,7 +28,8 @@ _PARTICLE = r"(?:de|da|do|dos|das|du|van|von|der|den|la|le|bin|ibn|al|el|y|di|de
 TITLES = ("dr", "dr.", "doctor", "mr", "mr.", "mrs", "mrs.", "ms", "ms.", "mx", "mx.", "prof", "prof.", "professor",
           "sir", "dame", "lady", "lord", "mme", "mme.", "madame", "mlle", "monsieur", "herr", "frau", "señor", "señora",
           "sr.", "sra.", "uncle", "aunt", "auntie", "grandma", "grandpa", "granny", "grandad", "cousin", "great-aunt",
-          "great-uncle", "nana", "nonna", "abuela", "abuelo", "tante", "oncle")
+          "great-uncle", "nana", "nonna", "abuela", "abuelo", "tante", "oncle", "dona", "dom", "senhor", "senhora",
+          "don", "doña", "signora", "signor", "tia", "tio", "tío", "tía", "oma", "opa", "nonno", "avó", "avô")
 # Given names that are also everyday words: a person only when something else says so.
 AMBIGUOUS = frozenset("""
 may will rose mark bill joy grace hope faith art jack frank sue pat rob bob dawn summer autumn june april august
@@ -50,7 +51,19 @@ _PLACE_AFTER = frozenset("""
 street st road rd lane avenue ave way close drive square place park hall school college university hospital clinic
 station airport bank church chapel café cafe bar pub inn hotel museum gallery library market centre center gardens
 house office club team inc ltd llc co corp company group foundation institute council river bay beach island mountain
+line lines motors motor garage cars bakery pharmacy restaurant bistro kitchen shop store stores mall cinema theatre
+theater studio studios gym salon spa grill deli surgery supermarket airlines airways express times post news radio
 """.split())
+# A run after one of these is a work — a book, a film, a song, a game — not a person.
+_WORK_BEFORE = frozenset("reading read reread watched watching rewatched streaming playing played listening humming".split())
+# What a business or a place does, not a person: "Mercedes is closed on Sundays".
+_SHUT = frozenset("closed open shut sold suspended".split())
+# "Georgia from accounts", "Mark from work": someone of a place of work, school or home.
+_FROM_GROUP = frozenset("""
+work accounts hr it sales marketing legal finance support reception school church choir class upstairs downstairs
+next the
+""".split())
+
 # A name that opens a sentence and is followed by one of these is a place more often than a person.
 _PLACE_WORDS = frozenset({"in", "at", "on", "near", "by", "from", "to", "for", "airport", "station"})
 # The first word of a street, a saint's place, a landmark or a foreign title ("Rua da Prata", "São
@@ -65,10 +78,13 @@ _PLACE_BEFORE = frozenset("in at near around across through via from into outsid
 # ... and one followed by a subject pronoun opens a question ("Can you…", "Do we…"), not a name.
 _PRONOUNS = frozenset({"i", "you", "we", "he", "she", "they", "it"})
 _BEFORE = frozenset("""
-with met meet meeting told tell asked ask call called calling phone phoned email emailed text texted thank thanked
+met meet meeting told tell asked ask call called calling phone phoned email emailed text texted thank thanked
 visit visited saw see invite invited named name by from for to and sister brother mother father mum mom dad wife
 husband partner friend neighbour neighbor boss manager colleague son daughter aunt uncle cousin grandma grandpa
 landlady landlord editor dentist doctor vet teacher cleaner plumber godfather godmother fiancé fiancée buddy
+niece nephew grandson granddaughter stepson stepdaughter stepmother stepfather flatmate housemate roommate
+classmate coworker co-worker assistant accountant lawyer therapist physio tutor coach mentor student pupil client
+boyfriend girlfriend fiance ex mate
 """.split())
 _AFTER = frozenset("""
 said says say told tells asked asks thinks thought wants wanted wrote writes called calls mentioned likes liked prefers
@@ -168,6 +184,9 @@ def _coordinated(text: str, runs: list, found: list[Person]) -> list[Person]:
         if (start, end) in spans or " " in word or word.casefold() in NOT_PEOPLE | AMBIGUOUS or \
                 word.casefold() in TITLES or f"{word.casefold()}." in TITLES or _thing([word]) or _place(word, []):
             continue
+        before = _words_before(text, start)
+        if before and before[-1].casefold() in _PLACE_BEFORE | {"on", "by", "with", "for", "of"}:
+            continue                                            # "in Dieppe and Odile", "in Portuguese, Inês's"
         for person in found:
             between = text[end:person.start] if end <= person.start else text[person.end:start]
             if regex.fullmatch(r"(?:['’]s)?\s*(?:,|and|&|,\s*and)\s*", between):
@@ -198,6 +217,10 @@ def _judge(text: str, start: int, end: int, known: set[str]) -> Person | None:
     place = {w.casefold().strip(".,") for w in [words[-1], *([] if owned else after[:1])]} & _PLACE_AFTER
     if place and len(words) + len(after) > 1 or (before and before[-1].casefold() in ("the", "a", "an")):
         return None
+    if before and before[-1].casefold() in _WORK_BEFORE or \
+            len(after) > 1 and after[0].casefold() in ("is", "was", "'s") and after[1].casefold().strip(",.") in _SHUT or \
+            after and after[0].casefold() in ("open", "closed", "shut"):
+        return None
     name = " ".join(words)
     folded = name.casefold()
     how = None
@@ -224,12 +247,13 @@ def _judge(text: str, start: int, end: int, known: set[str]) -> Person | None:
 
 def _place(name: str, before: list[str]) -> bool:
     """Is ``name`` a place here: a country, a state or a city that is no one's given name, or
-    one that is ("Florence", "Sofia") after "in", "from", "visiting"…?"""
+    one that is ("Florence", "Sofia") after "in", "from", "visiting"…, or a place of more than
+    one word ("Santiago de Compostela")?"""
     from souveraine.language import lexicon
 
     if name not in lexicon.places():
         return False
-    return not _given(name.split()[0]) or bool(before) and before[-1].casefold() in _PLACE_BEFORE
+    return " " in name or not _given(name.split()[0]) or bool(before) and before[-1].casefold() in _PLACE_BEFORE
 
 
 def _thing(words: list[str]) -> bool:
@@ -267,6 +291,10 @@ def _context(before: list[str], after: list[str]) -> bool:
         return True
     if after and after[0].casefold().strip(",.") in _AFTER - {"and", "is", "was", "has", "had", "will", "can"}:
         return True
+    if len(after) > 1 and after[0].casefold() in ("and", "&") and after[1].casefold().strip(",.") in ("i", "me"):
+        return True                                                 # "Ferran and I"
+    if len(after) > 1 and after[0].casefold() == "from" and after[1].casefold().strip(",.") in _FROM_GROUP:
+        return True                                                 # "Georgia from accounts"
     return len(after) > 1 and after[0].casefold() in ("is", "was") and after[1].casefold() in ("my", "our", "his", "her", "their")
 
 

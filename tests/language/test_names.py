@@ -33,6 +33,15 @@ from souveraine.language import names
     ("Invoicing runs on the first Monday.", []),
     ("The kids sleep at Constance's house on Fridays.", ["Constance"]),
     ("Dolores from the library called back.", ["Dolores"]),
+    ("We finished watching Amélie last night.", []),
+    ("Florence line trains are delayed again.", []),
+    ("Is Harrods open on Sundays?", []),
+    ("The pharmacy is in São João da Madeira, not Porto.", []),
+    ("My nephew Teodor wants a bike.", ["Teodor"]),
+    ("Priscilla and I signed the lease.", ["Priscilla"]),
+    ("Osei from accounts signed it off.", ["Osei"]),
+    ("Dona Albertina keeps the spare key.", ["Albertina"]),
+    ("We're sticking with Zoho for invoices.", []),
 ])
 def test_people_are_found_and_common_words_are_not(text, expected):
     assert [p.name for p in names.people(text)] == expected
