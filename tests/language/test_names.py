@@ -63,6 +63,12 @@ def test_the_labelled_development_half_holds_its_targets():
     assert result["mentions"] >= 150 and result["precision"] >= 0.95 and result["recall"] >= 0.90, result["errors"]
 
 
+def test_the_held_out_half_keeps_its_figures():
+    # a regression guard a little under the measured 0.954 / 0.912; its errors are not printed
+    result = bench.measure("held-out")
+    assert result["precision"] >= 0.94 and result["recall"] >= 0.90, (result["precision"], result["recall"])
+
+
 def corpus() -> list[str]:
     """Every turn the project's labelled sets hold: people, fold, chatter, planted facts, the
     judgement sets and the written conversations of recall."""
