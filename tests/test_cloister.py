@@ -12,7 +12,7 @@ NAMED = [layout.PERSONA_IDENTITY, layout.PERSONA_PRINCIPLES, layout.PERSONA_INFR
          layout.STATE, layout.INNER_VOICE, layout.PEOPLE_INDEX]
 FOLDERS = [layout.ARCHITECTURE_DETAIL, layout.WORK, layout.REPORTS, layout.DECISIONS, layout.TROUBLESHOOTING]
 NEW = [layout.PERSONA_INFRASTRUCTURE, layout.HUMAN_IDENTITY, *layout.HUMAN_PREFS, layout.RELATIONSHIPS,
-       *layout.DOMAIN_INDEXES.values(), layout.TROUBLESHOOTING + "_index.md"]
+       *layout.DOMAIN_INDEXES.values(), layout.TROUBLESHOOTING + "_index.md", layout.DECISIONS + "_index.md"]
 
 
 def test_init_makes_every_named_file_with_a_description_and_a_template(memory):
@@ -92,3 +92,7 @@ def test_a_preference_is_routed_into_the_human_prefs(memory):
     done = rules.remember_to(memory, "Ada prefers short answers")
     assert done["path"] in layout.HUMAN_PREFS
     assert "- Ada prefers short answers (" in Memory(memory.root).read_text(done["path"])
+    seed = rules.remember_to(memory, "Never schedule meetings before 10am")    # the seed's own example, §IX.6.4
+    assert seed["path"] == layout.PREFS_WORKFLOW
+    assert Memory(memory.root).read_text(layout.PREFS_WORKFLOW).rstrip().endswith("- Never schedule meetings before 10am ("
+                                                                                  + seed["line"].rsplit("(", 1)[1])

@@ -127,18 +127,49 @@ def test_the_wake_stays_byte_identical_at_work(busy, invoke):
 # -- surface -------------------------------------------------------------------------------
 
 def test_surface_by_bandwidth(busy, invoke):
-    peek = {b: invoke("surface", "--peek", "--bandwidth", b).stdout for b in BANDWIDTHS}
-    assert peek == {
-        "high": ("[surfacing: critical: The backup failed twice]\n[inbox: 3 waiting]\n"
-                 "  - high: The deploy key expires Friday\n  - medium: Reply to Bea about the release\n"
-                 "  - low: Tidy the notes folder\n"),
-        "medium": "[surfacing: critical: The backup failed twice]\n[inbox: 3 more waiting: souveraine inbox]\n",
-        "low": "[surfacing: critical: The backup failed twice]\n",
-        "minimal": "[surfacing: presence: 4 waiting, 1 critical]\n",
-    }
+    peek = {b: invoke("surface", "--peek", "--bandwidth", b).stdout.splitlines() for b in BANDWIDTHS}
+    high = peek["high"]
+    assert high[:5] == ["[surfacing: critical: The backup failed twice]", "[inbox: 3 waiting]",
+                        "  - high: The deploy key expires Friday", "  - medium: Reply to Bea about the release",
+                        "  - low: Tidy the notes folder"]
+    assert high[5:9] == ["[unit: login · DEVELOP · back from review 1 of 2]",
+                         "  INIT ✓ → ORIENT ✓ → DEVELOP ◉ → REVIEW ✓ → UPDATE-DOCS · → REPORT ·",
+                         "[fork: drafts (returned, 0 of 200 lines) — draft the release notes]",
+                         "[fork: research (active, 0 of 200 lines) — compare the ranking formulas]"]
+    assert re.fullmatch(r"\[n\+1: [0-9a-f]{7,} chore\(journal\): persist 2 turns at 10:00\]", high[9])
+    assert high[10] == f"[commits: {classes.COMMITS} newest]" and all(line.startswith("  - ") for line in high[11:16])
+    assert high[16:] == ["[attention: medium: fork drafts returned: integrate it or close it — souveraine fork integrate drafts]"]
+    assert peek["medium"] == [
+        "[surfacing: critical: The backup failed twice]", "[inbox: 3 more waiting: souveraine inbox]",
+        "[unit: login · DEVELOP · back from review 1 of 2]",
+        "[fork: drafts (returned) — draft the release notes]", "[fork: research (active) — compare the ranking formulas]",
+        "[attention: medium: fork drafts returned: integrate it or close it — souveraine fork integrate drafts]"]
+    assert peek["low"] == ["[surfacing: critical: The backup failed twice]"]
+    assert peek["minimal"] == ["[surfacing: presence: 4 waiting, 1 critical]"]
     data = json.loads(invoke("surface", "--peek", "--json").stdout)
     assert [i["urgency"] for i in data["inbox"]] == ["high", "medium", "low"]
-    assert json.loads(invoke("surface", "--peek", "--bandwidth", "low", "--json").stdout)["inbox"] == []
+    assert set(data["at_work"]) == {"unit", "forks", "attention", "n1", "commits"}
+    assert data["at_work"]["unit"]["chain"][2] == {"phase": "DEVELOP", "status": "current", "entries": 1,
+                                                   "path": "reference/work/login/develop.md"}
+    medium = json.loads(invoke("surface", "--peek", "--bandwidth", "medium", "--json").stdout)["at_work"]
+    assert set(medium) == {"unit", "forks", "attention"} and "chain" not in medium["unit"]
+    low = json.loads(invoke("surface", "--peek", "--bandwidth", "low", "--json").stdout)
+    assert low["inbox"] == [] and low["at_work"] == {}
+
+
+def test_surface_is_quiet_when_nothing_waits_and_nothing_is_under_way(memory, invoke):
+    assert {b: invoke("surface", "--bandwidth", b).stdout for b in BANDWIDTHS} == dict.fromkeys(BANDWIDTHS, "")
+    invoke("unit", "start", "login", "--goal", "Users sign in with a passkey.")
+    assert invoke("surface", "--bandwidth", "medium").stdout == "[unit: login · INIT]\n"
+    assert invoke("surface", "--bandwidth", "low").stdout == ""
+
+
+def test_the_agents_hook_reads_no_work_state(busy, monkeypatch):
+    from souveraine.sensorium import telemetry
+    from souveraine.tempos.surface import surface
+
+    monkeypatch.setattr(telemetry, "forks", lambda *a, **k: pytest.fail("the per-turn surfacing read the forks"))
+    assert surface(busy, peek=True).lines == ["[surfacing: critical: The backup failed twice]"]
 
 
 # -- the one-year bench memory -------------------------------------------------------------
@@ -180,3 +211,63 @@ def test_the_seeds_table_is_the_code(memory):
     assert classes.SHOWS["minimal"] == {"presence"}
     assert [classes.passes("low", u) for u in ("low", "medium", "high", "critical")] == [False, False, True, True]
     assert clock.now()  # the clock is untouched by the table
+
+
+@pytest.fixture
+def year_at_work(year_memory, tmp_path, runner, monkeypatch):
+    """A copy of the one-year memory put to work: a unit back from REVIEW, a fork, an N+1 pass, two thoughts."""
+    import shutil
+    import subprocess
+
+    from souveraine.cli import cli
+    from souveraine.laws.install import install
+    from souveraine.store.memory import Memory
+
+    monkeypatch.setenv("SOUVERAINE_NOW", "2026-12-01T09:00:00+01:00")
+    root = tmp_path / "memory"
+    shutil.copytree(year_memory.root, root, symlinks=True)
+    subprocess.run(["git", "-C", str(root), "update-index", "-q", "--refresh"], capture_output=True)
+    install(root)
+    for args in (("unit", "start", "login", "--goal", "Users sign in with a passkey."), ("unit", "phase", "ORIENT"),
+                 ("unit", "phase", "DEVELOP", "--output", "read auth.py"),
+                 ("unit", "phase", "REVIEW", "--output", "passkeys added", "--files", "src/auth.py"),
+                 ("unit", "phase", "DEVELOP", "--output", "a test fails"),
+                 ("fork", "start", "research", "--task", "compare the ranking formulas"),
+                 ("persist", "--user", "Where are we with the login?", "--assistant", "Passkeys are in; one test fails."),
+                 ("inbox", "add", "Tidy the notes folder", "--urgency", "low"),
+                 ("inbox", "add", "The backup failed twice", "--urgency", "critical")):
+        done = runner.invoke(cli, ["--memory", str(root), *args])
+        assert done.exit_code == 0, (args, done.output)
+    return Memory(root), lambda *args: runner.invoke(cli, ["--memory", str(root), *args]).stdout
+
+
+def test_on_a_lived_year_at_work_wake_status_and_surface_differ_as_the_table_says(year_at_work):
+    memory, run = year_at_work
+    views = {command: {b: run(*args, "--bandwidth", b) for b in BANDWIDTHS}
+             for command, args in (("wake", ("wake",)), ("status", ("status",)), ("surface", ("surface", "--peek")))}
+    for command, view in views.items():
+        sizes = [len(view[b].encode()) for b in BANDWIDTHS]
+        assert sizes == sorted(sizes, reverse=True) and len(set(sizes)) == 4, (command, sizes)
+    wake, status, surface = views["wake"], views["status"], views["surface"]
+    chain = "INIT ✓ → ORIENT ✓ → DEVELOP ◉ → REVIEW ✓ → UPDATE-DOCS · → REPORT ·"
+    # high: the unit and its chain, the fork and its divergence, the last N+1, recent commits
+    assert all(chain in view["high"] for view in views.values())
+    assert "- Fork `research` (active, 0 of 200 lines)" in wake["high"] and "- Recent commits:" in wake["high"]
+    assert "research (active, 0 of 200 lines)" in status["high"] and "commits    " in status["high"]
+    assert "[fork: research (active, 0 of 200 lines)" in surface["high"] and "[commits: 5 newest]" in surface["high"]
+    assert "- Last N+1: `" in wake["high"] and "n+1        " in status["high"] and "[n+1: " in surface["high"]
+    # medium: the active unit and forks, what needs attention — no chain, no commits
+    assert "- Fork `research` (active): compare" in wake["medium"] and "[fork: research (active) — compare" in surface["medium"]
+    assert "forks      research (active)" in status["medium"]
+    assert all(chain not in view["medium"] for view in views.values())
+    assert "- Recent commits:" not in wake["medium"] and "commits    " not in status["medium"] \
+        and "[commits:" not in surface["medium"] and "[n+1: " not in surface["medium"]
+    # low: only what is urgent
+    assert "[surfacing: critical: The backup failed twice]" in wake["low"] and "research" not in wake["low"]
+    assert surface["low"] == "[surfacing: critical: The backup failed twice]\n"
+    assert "urgent     [critical] The backup failed twice" in status["low"] and "Tidy" not in status["low"]
+    # minimal: one line of presence
+    line = "bench · thinking (unit login, DEVELOP) · 2 waiting, 1 critical"
+    assert status["minimal"] == line + "\n" and wake["minimal"].endswith(f"## Presence\n\n{line}\n")
+    assert surface["minimal"] == "[surfacing: presence: 2 waiting, 1 critical]\n"
+    assert_clean(memory.root)

@@ -79,7 +79,8 @@ def _corrections(memory: Memory, base: str) -> list[dict]:
         if subject.startswith(_NOT_CORRECTIONS):
             continue
         files = [n for n in names.split("\n") if n.strip().endswith(".md")]
-        out.append({"subject": subject, "files": files, "link": f"[[{files[0][:-3]}]]" if files else ""})
+        here = [f for f in files if memory.exists(f)]          # a link only to a file that is still there
+        out.append({"subject": subject, "files": files, "link": f"[[{here[0][:-3]}]]" if here else ""})
     return out
 
 
@@ -105,7 +106,8 @@ def _thought(since: str, changed: dict[str, list[dict]]) -> str:
         if items:
             links = [i["link"] for i in items[:LISTED] if i["link"]]
             more = f", and {len(items) - LISTED} more" if len(items) > LISTED else ""
-            said.append(f"{len(items)} {one if len(items) == 1 else many} ({', '.join(links)}{more})")
+            listed = f" ({', '.join(links)}{more})" if links else ""
+            said.append(f"{len(items)} {one if len(items) == 1 else many}{listed}")
     if not said:
         return f"{ask} Since {since} nothing has changed: no elevation, drift, correction or new person."
     return f"{ask} Since {since}: " + "; ".join(said) + "."

@@ -1,9 +1,12 @@
 """Durable rules and corrections, each appended as one line to the file where it belongs.
 
-``remember_to`` backs ``souveraine remember TEXT --to PATH``: a preference goes to
-system/human/prefs/communication.md, a convention to system/project/conventions.md, a do-not to
-system/project/do-nots.md, anything else learned to system/project/learnings.md —
-unless PATH says otherwise. A correction commits as ``fix(memory)``, a new rule as
+``remember_to`` backs ``souveraine remember TEXT --to PATH``: what the words say about the
+human goes to the Cloister's file for it (the N+1's reading, ``tempos.corrections``: "never
+schedule meetings before 10am" to system/human/prefs/workflow.md, an interest to
+prefs/topics.md, a fact to system/human/identity.md, how the memory is kept to
+system/conventions.md); any other preference to system/human/prefs/communication.md, a
+convention to system/project/conventions.md, a do-not to system/project/do-nots.md,
+anything else learned to system/project/learnings.md — unless PATH says otherwise. A correction commits as ``fix(memory)``, a new rule as
 ``feat(memory)``.
 """
 
@@ -42,8 +45,10 @@ def guess(text: str) -> str:
 
 
 def target_for(text: str) -> str:
-    """The file a rule belongs in, guessed from its words."""
-    return TARGETS[guess(text)]
+    """The file a rule belongs in, guessed from its words: the human's own files first."""
+    from souveraine.tempos import corrections
+
+    return corrections.human_file(text) or TARGETS[guess(text)]
 
 
 def remember_to(memory: Memory, text: str, to: str | None = None, *, kind: str | None = None) -> dict:

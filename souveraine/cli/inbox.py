@@ -21,8 +21,10 @@ def surface_cmd(memory, bandwidth, peek, as_json):
     Prints [surfacing: urgency: text] lines and moves each thought pending →
     intrusive (this turn) → sent (logged with time and viewport). Around it, as the
     viewport allows: high lists what else waits ([inbox: N waiting]), medium counts
-    it, low shows the urgent thought alone, minimal one presence line. Prints nothing
-    when nothing is waiting.
+    it, low shows the urgent thought alone, minimal one presence line. While work is
+    under way, high also shows the unit and its chain, the forks with their divergence,
+    the last N+1 pass and the newest commits, medium the unit, the live forks and what
+    needs attention. Prints nothing when nothing waits and nothing is under way.
 
     Example:
 
@@ -31,7 +33,7 @@ def surface_cmd(memory, bandwidth, peek, as_json):
     """
     from souveraine.tempos.surface import surface
 
-    emit(surface(memory, bandwidth, peek).to_dict(), as_json, lambda data: "\n".join(data["shown"]))
+    emit(surface(memory, bandwidth, peek, around=True).to_dict(), as_json, lambda data: "\n".join(data["shown"]))
 
 
 @click.group(name="inbox", cls=DefaultGroup, default="list")

@@ -24,7 +24,8 @@ def remember_cmd(memory, text, handle, agent_id, key, visibility, source, to, as
     """Remember TEXT ('-' reads stdin) as one episodic memory; prints its id.
 
     With --to, TEXT is a durable rule or correction appended to a system/ file instead:
-    a preference to system/human/prefs/communication.md, a convention to system/project/conventions.md
+    a habit to system/human/prefs/workflow.md, a preference to system/human/prefs/communication.md,
+    an interest to prefs/topics.md, a convention to system/project/conventions.md
     (committed as feat(memory), or fix(memory) for a correction).
 
     Example:

@@ -67,8 +67,25 @@ def post_commit(args: list[str], stdin) -> list[str]:
 
 
 def post_merge(args: list[str], stdin) -> list[str]:
-    """A merge (or a pull) changed the tree: the same cache work as after a commit."""
-    after_commit(_root())
+    """A merge (or a pull) changed the tree: the same cache work as after a commit; persist's
+    counts rebuilt (the merge may have set turns anywhere in a day file); and from now on this
+    device witnesses and synthesizes its own turns (sync.own)."""
+    root = _root()
+    after_commit(root)
+    from souveraine.store.memory import Memory
+    from souveraine.sync import own
+    from souveraine.tempos import counters
+
+    memory = Memory(root)
+    counters.forget(memory)
+    if not own.path(memory).exists():
+        from souveraine.errors import LockTimeout
+
+        try:
+            with memory.lock(timeout=0):   # never wait in a hook: the next merge or sync starts it
+                own.start(memory)
+        except LockTimeout:
+            pass
     return []
 
 

@@ -92,6 +92,7 @@ def sync(memory: Memory, remote: str | None = None, *, stop: bool = True, attemp
     if git.in_progress(memory.root):
         raise Refused(_in_progress(memory), code="merge_in_progress")
     _ensure_driver(memory, facts)
+    _own_from_now(memory)
     _drain(memory, result)
     for attempt in range(1, attempts + 1):
         result.attempts = attempt
@@ -333,6 +334,15 @@ def _ensure_driver(memory: Memory, facts: dict[str, str]) -> None:
     if not script or not Path(script).is_file():
         install.install(memory.root)
     attributes.ensure(memory)
+
+
+def _own_from_now(memory: Memory) -> None:
+    """From the first sync on, this device witnesses and synthesizes its own turns (sync.own)."""
+    from souveraine.sync import own
+
+    if not own.path(memory).exists():
+        with memory.lock():
+            own.start(memory)
 
 
 def _mark_stop(memory: Memory, result: SyncResult) -> None:

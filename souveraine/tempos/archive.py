@@ -25,6 +25,7 @@ from souveraine.inference import extractive, facts, guard
 from souveraine.store import clock, journal, notes, tokens
 from souveraine.store.journal import Turn
 from souveraine.store.memory import Memory
+from souveraine.sync import own
 from souveraine.tempos import pressure
 
 FOLDER = pressure.SYNTHESIZED
@@ -143,7 +144,9 @@ def compose(memory: Memory, limits: dict, endpoint: inference.Endpoint | None = 
     no message waits. It covers every pending turn, the last one whatever its role."""
     mark = pressure.last_synthesis(memory)
     # One bar per run: the days read for the extractive method, the chunks sent to a model.
-    turns = pending_turns(memory, mark, progress if endpoint is None else None)
+    turns = own.pending(memory)   # once the memory syncs, this device's own (sync.own)
+    if turns is None:
+        turns = pending_turns(memory, mark, progress if endpoint is None else None)
     spoken = [t for t in turns if t.role in SPOKEN]
     if not spoken:
         return None
@@ -529,6 +532,7 @@ def _write(change, plan: Plan) -> None:
         change.write(new, change.memory.path(old).read_bytes())
         change.delete(old)
     change.write(plan.path, plan.text)
+    own.synthesized(change.memory, plan.path, plan.last)
 
 
 def _estimate(memory: Memory, before: pressure.Pressure, plan: Plan, limits: dict) -> pressure.Pressure:

@@ -141,7 +141,22 @@ def read(text: str) -> Correction | None:
     return Correction(target, text.strip(), path)
 
 
+def human_file(text: str) -> str | None:
+    """The file outside the project a rule's words point to (the human's prefs and identity, the
+    memory's conventions), or None when they point to the project or nowhere."""
+    line = normal(text or "")
+    if not line.strip():
+        return None
+    scores = _scores(line, bool(_FACT_ABOUT_ME.search(line)))
+    target = _best(scores)
+    return FILES[target] if target and target != "project" and scores[target] > scores["project"] else None
+
+
 def _target(line: str, about_me: bool) -> str | None:
+    return _best(_scores(line, about_me))
+
+
+def _scores(line: str, about_me: bool) -> dict[str, float]:
     scores = {name: len(pattern.findall(line)) for name, pattern in _LEXICON.items()}
     if re.search(r"\b(?:commit|repo|code)\b", line):
         scores["project"] += 1
@@ -161,6 +176,10 @@ def _target(line: str, about_me: bool) -> str | None:
         scores["identity"] += 1.5
     if re.search(r"\b(?:we|our|the (?:repo|api|client|project|sprint|product|team|demo|release))\b", line):
         scores["project"] += 0.5
+    return scores
+
+
+def _best(scores: dict[str, float]) -> str | None:
     best = max(scores, key=lambda name: (scores[name], -list(scores).index(name)))
     return best if scores[best] > 0 else None
 

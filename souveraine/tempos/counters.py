@@ -210,8 +210,12 @@ def _late(memory: Memory, witness: journal.Turn, through_file: str) -> list[jour
 
 
 def since_witness(memory: Memory) -> int:
-    """User and assistant turns no witness saw: what reflect would witness now."""
-    return sum(1 for t in unwitnessed(memory)[0] if t.role in MESSAGES)
+    """User and assistant turns no witness saw: what reflect would witness now (once the memory
+    syncs, this device's own: sync.own)."""
+    from souveraine.sync import own
+
+    mine = own.count(memory)
+    return sum(1 for t in unwitnessed(memory)[0] if t.role in MESSAGES) if mine is None else mine
 
 
 def _synthesized_stamp(memory: Memory) -> int:

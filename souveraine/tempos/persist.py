@@ -32,6 +32,7 @@ from souveraine.errors import ConfigError, GitError, LockTimeout, NoteError, Ref
 from souveraine.store import clock, git, journal, spool
 from souveraine.store.atomic import atomic_write
 from souveraine.store.memory import Memory
+from souveraine.sync import own
 from souveraine.tempos import counters, followup, inbox, innervoice, ledger, promises
 from souveraine.tempos.innervoice import Thought
 from souveraine.tempos.transcripts import Exchange
@@ -230,6 +231,7 @@ def _journal_entry(change, entry: spool.Entry, counts) -> PersistResult:
     result.n1 = (bool(section["n1_enabled"]) and (requested if requested is not None else section["n1_trigger"] != "manual")
                  and entry.attempts < DEGRADE_AFTER)
     turns, newest = _journal(change, exchange, given)
+    own.journaled(memory, turns)   # this device's to witness (sync.own)
     result.turns = [_turn_dict(t) for t in turns]
     result.duplicate = not turns
     thoughts, items = [], []

@@ -69,14 +69,26 @@ def measure(memory: Memory, model_name: str | None = None) -> Pressure:
     threshold, interval = limits(memory, model)
     spans = pending(memory, last_synthesis(memory))
     unsynthesized = sum(len(text) for _, text in spans)
-    messages = sum(len(_SPOKEN.findall(text)) for _, text in spans)
+    messages = _own_messages(memory)
+    if messages is None:
+        messages = sum(len(_SPOKEN.findall(text)) for _, text in spans)
     return Pressure(model["name"], tokens.from_size(pinned_bytes(memory), model), tokens.from_size(unsynthesized, model),
                     model["context_limit"], threshold, messages, interval)
 
 
 def unsynthesized_messages(memory: Memory) -> int:
-    """User and assistant turns after the newest synthesis (what archive's interval counts)."""
+    """User and assistant turns after the newest synthesis (what archive's interval counts); once
+    the memory syncs, this device's own not yet synthesized (sync.own)."""
+    mine = _own_messages(memory)
+    if mine is not None:
+        return mine
     return sum(len(_SPOKEN.findall(text)) for _, text in pending(memory, last_synthesis(memory)))
+
+
+def _own_messages(memory: Memory) -> int | None:
+    from souveraine.sync import own
+
+    return own.count(memory, "synthesized")
 
 
 def limits(memory: Memory, model: dict) -> tuple[float, int]:

@@ -20,6 +20,7 @@ from souveraine.language import names
 from souveraine.store import clock, journal
 from souveraine.store.journal import Turn
 from souveraine.store.memory import Memory
+from souveraine.sync import own
 from souveraine.tempos import vocabulary
 
 ROLE = "reflection"
@@ -82,10 +83,12 @@ def due(memory: Memory) -> bool:
 
 def window(memory: Memory) -> tuple[list[Turn], Turn | None]:
     """The turns no witness saw, oldest first, and the newest witness (None before the first);
-    tempos.counters.unwitnessed says exactly which, and so the counts agree."""
+    tempos.counters.unwitnessed says exactly which, and so the counts agree. Once the memory
+    syncs, this device's own since its own last witness (sync.own)."""
     from souveraine.tempos.counters import unwitnessed
 
-    return unwitnessed(memory)
+    mine = own.window(memory)
+    return unwitnessed(memory) if mine is None else mine
 
 
 def run(memory: Memory, *, force: bool = False, change=None, extractive_only: bool = False) -> dict:
@@ -312,4 +315,5 @@ def _append(memory: Memory, change, at, seen: Witness) -> dict:
     existing = full.read_text(encoding="utf-8") if full.exists() else ""
     block = journal.block_id(at, ROLE, text, None, journal.block_ids(existing))
     change.append(relpath, (journal.header(at.date()) if not existing else "") + journal.render(at, ROLE, text, None, block))
+    own.witnessed(memory, relpath, block, seen.turns)
     return {"path": relpath, "block_id": block, "link": f"[[{relpath[:-3]}#^{block}]]"}

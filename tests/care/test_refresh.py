@@ -4,6 +4,7 @@ import json
 from pathlib import Path
 
 from souveraine.care import refresh, rules
+from souveraine.care.doctor import doctor
 from souveraine.identity import elevation, memories
 from souveraine.tempos import inbox, ledger
 from tests.support import assert_clean, git
@@ -50,6 +51,20 @@ def test_the_next_refresh_lists_what_changed_since_the_last(memory, invoke):
     assert item.urgency == "low"
     assert (f"1 elevation ([[{kept['path'][:-3]}]]); 1 drift entry ([[ledger/drift#^{entry.id}]]); "
             "1 correction ([[system/human/prefs/communication]]); 1 new person ([[people/lea]]).") in item.text
+    assert [f.to_dict() for f in doctor(memory) if f.path.startswith("inbox/")] == []     # every link resolves
+
+
+def test_a_correction_that_removed_its_file_is_counted_but_never_linked(memory):
+    refresh.refresh(memory)
+    with memory.change("feat(memory): a note that turns out wrong") as change:
+        change.write("domains/garden.md", "---\ndescription: The garden.\n---\n# Garden\n\n- Roses.\n")
+    git(memory.root, "rm", "-q", "domains/garden.md")
+    git(memory.root, "commit", "-qm", "fix(memory): the garden note was about someone else's garden")
+    done = refresh.refresh(memory)
+    assert [c["files"] for c in done["changed"]["corrections"]] == [["domains/garden.md"]]
+    assert done["changed"]["corrections"][0]["link"] == ""
+    assert done["thought"].endswith("Since " + done["since"] + ": 1 correction.")
+    assert [f.to_dict() for f in doctor(memory) if f.path.startswith("inbox/")] == []
 
 
 def test_doctor_errors_come_as_a_high_thought_in_the_same_commit(memory, invoke):

@@ -13,6 +13,11 @@ from tests.support import assert_clean, git
     ("Commit messages are in English and in the imperative", "system/project/conventions.md"),
     ("We use tabs in the Makefile", "system/project/conventions.md"),
     ("The CI runners have two cores, so the suite must stay fast", "system/project/learnings.md"),
+    ("Never push on Fridays", "system/project/do-nots.md"),
+    ("Never schedule meetings before 10am", "system/human/prefs/workflow.md"),
+    ("Ada is really into birdwatching these days", "system/human/prefs/topics.md"),
+    ("My sister is Lea, not Leah", "system/human/identity.md"),
+    ("Put recipes in memories/recipes, one memory per recipe", "system/conventions.md"),
 ])
 def test_the_target_is_guessed_from_the_words(text, target):
     assert rules.target_for(text) == target

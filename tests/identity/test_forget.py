@@ -72,3 +72,13 @@ def test_visibility_changes_a_property_not_the_hash(memory, outsider, invoke):
     assert json.loads(invoke("visibility", made["id"], "private", "--json").stdout)["commit"] is None
     assert invoke("visibility", made["id"], "secret").exit_code == 2
     assert_clean(memory.root)
+
+
+def test_visibility_stays_mutable_for_a_paid_memory_and_does_not_lift_its_receipt(memory, outsider, invoke):
+    paid = _witnessed(memory, outsider, "The paid portrait.", grant="grant-7")
+    assert invoke("visibility", paid["id"], "public").exit_code == 0
+    assert invoke("visibility", paid["id"], "private").exit_code == 0
+    assert memories.load(memory, paid["id"])[1]["visibility"] == "private"
+    refused = invoke("forget", paid["id"], "--json")
+    assert refused.exit_code == 1 and json.loads(refused.stdout)["error"] == "paid_memory_receipt_preserved"
+    assert_clean(memory.root)

@@ -208,9 +208,9 @@ def test_index_shows_its_state_and_rebuilds(invoke, say, memory):
     assert first["update"]["mode"] == "rebuild" and first["fresh"] and first["kinds"] == {"turn": 1}
     assert json.loads(invoke("index", "--json").stdout)["update"]["mode"] == "fresh"
     again = json.loads(invoke("index", "--rebuild", "--json").stdout)
-    assert again["update"]["mode"] == "rebuild" and again["documents"] == 1     # init's empty people index is none
+    assert again["update"]["mode"] == "rebuild" and again["documents"] == 1     # init's empty indexes are none
     shown = invoke("index").stdout
-    assert "documents  1 from 2 files: 1 turns" in shown and "state      up to date" in shown
+    assert "documents  1 from 3 files: 1 turns" in shown     # the day, people/_index.md, reference/decisions/_index.md and "state      up to date" in shown
     assert_clean(memory.root)
 
 

@@ -1,7 +1,7 @@
 """Two devices, one memory: two clones and a guarded bare remote, the real git throughout."""
 
 import json
-from datetime import datetime, timedelta, timezone
+from collections import Counter
 
 import pytest
 
@@ -12,12 +12,12 @@ from souveraine.laws.verify import verify
 from souveraine.store import journal
 from souveraine.store.memory import Memory
 from souveraine.sync import sync as flow
-from souveraine.tempos.persist import persist
-from souveraine.tempos.transcripts import Exchange
+from bench import sync_devices as scenario
 from tests.laws.steps import commit_all, git_run, write
 from tests.support import assert_clean, git
 
-START = datetime(2026, 12, 1, 8, 0, tzinfo=timezone.utc)
+START = scenario.START
+say = scenario.say
 
 
 @pytest.fixture
@@ -52,12 +52,10 @@ def server(laptop, remote, tmp_path):
     return clone(remote, tmp_path / "server")
 
 
-def say(memory, n: int, who: str, commit: bool = True, monkeypatch=None):
-    """One exchange at minute ``n`` of the day, as an agent's Stop hook would persist it."""
-    at = START + timedelta(minutes=n)
-    if monkeypatch is not None:
-        monkeypatch.setenv("SOUVERAINE_NOW", at.isoformat())
-    return persist(memory, Exchange(f"{who} answers {n}.", f"{who} asks {n}?", f"{who}-session", at), commit=commit)
+@pytest.fixture(autouse=True)
+def the_time(monkeypatch):
+    """``say`` sets the time of each exchange; this puts the environment back after the test."""
+    monkeypatch.setenv("SOUVERAINE_NOW", START.isoformat())
 
 
 def spoken(memory) -> list[tuple[str, str]]:
@@ -71,50 +69,51 @@ def tree(root, rev="HEAD") -> str:
 
 
 def test_two_devices_interleaved_agree_with_the_remote_on_every_turn_once_in_time_order(laptop, server, remote,
-                                                                                        tmp_path, monkeypatch):
-    """2 devices × 200 exchanges, interleaved minute by minute, each syncing every 10 of its own."""
+                                                                                        tmp_path):
+    """2 devices × 40 exchanges, interleaved minute by minute, each syncing every 10 of its own
+    (bench/sync_devices.py runs it at 2 × 200): one tree everywhere, every exchange once, in time
+    order, witnessed once and synthesized once, the laws kept, a third clone agreeing."""
     devices = {"laptop": laptop, "server": server}
-    outcomes = []
-    for n in range(400):
-        who = "laptop" if n % 2 == 0 else "server"
-        mine = n // 2 + 1
-        say(devices[who], n, who, commit=mine % 5 == 0, monkeypatch=monkeypatch)
-        if mine % 10 == (0 if who == "laptop" else 5):
-            outcomes.append(flow.sync(devices[who]).outcome)
-    for who in ("laptop", "server", "laptop"):
-        flow.sync(devices[who])
+    with scenario.tally() as counted:
+        outcomes = scenario.interleave(devices, 40, 10)
+        scenario.settle(devices)
+    found = scenario.facts(devices, remote, counted, clone(remote, tmp_path / "third"))
     assert {"merged", "pushed"} <= set(outcomes) and not {"conflict", "refused"} & set(outcomes)
-    assert tree(laptop.root) == tree(server.root) == tree(remote, "main")
     assert git(laptop.root, "rev-parse", "HEAD") == git(server.root, "rev-parse", "HEAD")
-    turns = spoken(laptop)
-    assert len(turns) == 800 and len(set(turns)) == 800
-    assert [at for at, _ in turns] == sorted(at for at, _ in turns)
-    for memory in (laptop, server):
-        assert verify(memory).breaches == []
+    assert (found["exchanges"], found["one_tree"], found["each_once"], found["time_order"]) == (80, True, True, True)
+    assert found["witnessed"] == {1: 160}
+    assert found["synthesized"] == {1: 160}
+    assert (found["verify"], found["remote_breaches"]) == ({"laptop": 0, "server": 0}, 0)
+    for memory in devices.values():
         assert_clean(memory.root)
-    assert history.judge(Repo(remote), ["main"])[1] == []
-    third = clone(remote, tmp_path / "third")
-    assert tree(third.root) == tree(laptop.root) and spoken(third) == turns
 
 
-def test_a_device_offline_for_100_turns_then_syncing_loses_nothing(laptop, server, remote, tmp_path, monkeypatch):
+def test_a_device_offline_for_100_turns_then_syncing_loses_nothing(laptop, server, remote, tmp_path):
+    """The server's turns, said meanwhile, fall among the laptop's and before its witnesses:
+    each device still witnesses and synthesizes its own, so every turn is taken in once."""
     away = tmp_path / "away.git"
-    remote.rename(away)   # the laptop's link to the remote is down
-    for n in range(100):
-        say(laptop, n, "laptop", commit=n % 10 == 9, monkeypatch=monkeypatch)
-        if n % 25 == 0:
-            result = flow.sync(laptop)
-            assert (result.outcome, result.ok) == ("offline", True)
-            assert "does not appear to be a git repository" in result.reason
-    away.rename(remote)
-    for n in range(100, 110):
-        say(server, n, "server", monkeypatch=monkeypatch)
-    assert flow.sync(server).outcome == "pushed"
-    waiting = int(git(laptop.root, "rev-list", "--count", "HEAD", "--not", "origin/main"))
-    result = flow.sync(laptop)
-    assert (result.outcome, result.received, result.sent) == ("merged", 10, waiting + 1)
-    assert flow.sync(server).outcome == "fast-forwarded"
-    assert spoken(server) == spoken(laptop) and len(spoken(laptop)) == 220
+    with scenario.tally() as counted:
+        remote.rename(away)   # the laptop's link to the remote is down
+        for n in range(100):
+            say(laptop, n, "laptop", commit=n % 10 == 9)
+            if n % 25 == 0:
+                result = flow.sync(laptop)
+                assert (result.outcome, result.ok) == ("offline", True)
+                assert "does not appear to be a git repository" in result.reason
+        away.rename(remote)
+        for n in range(3, 100, 10):
+            say(server, n, "server")
+        assert flow.sync(server).outcome == "pushed"
+        waiting = int(git(laptop.root, "rev-list", "--count", "HEAD", "--not", "origin/main"))
+        result = flow.sync(laptop)
+        assert (result.outcome, result.received, result.sent) == ("merged", 10, waiting + 1)
+        assert flow.sync(server).outcome == "fast-forwarded"
+        assert spoken(server) == spoken(laptop) and len(spoken(laptop)) == 220
+        assert [at for at, _ in spoken(laptop)] == sorted(at for at, _ in spoken(laptop))
+        scenario.settle({"laptop": laptop, "server": server})
+    ids = [t.block_id for t in journal.turns(laptop.root, since=START.date()) if t.role in ("user", "assistant")]
+    assert Counter(counted["witnessed"][i] for i in ids) == {1: 220}
+    assert Counter(counted["synthesized"][i] for i in ids) == {1: 220}
     assert verify(server).breaches == [] and verify(laptop).breaches == []
 
 
@@ -140,8 +139,8 @@ def test_the_same_person_note_edited_on_both_sides_stops_cleanly(invoke, laptop,
     assert commit_all(laptop.root, "feat(memory): ana").returncode == 0
     assert flow.sync(laptop).outcome == "pushed" and flow.sync(server).outcome == "fast-forwarded"
     _person_edited_on_both(laptop, server)
-    say(server, 1, "server", monkeypatch=monkeypatch)
-    say(laptop, 2, "laptop", monkeypatch=monkeypatch)
+    say(server, 1, "server")
+    say(laptop, 2, "laptop")
     assert flow.sync(laptop).outcome == "pushed"
     before = git(server.root, "rev-parse", "HEAD")
     stopped = invoke("sync", "--json", memory_root=server.root)
@@ -152,7 +151,7 @@ def test_the_same_person_note_edited_on_both_sides_stops_cleanly(invoke, laptop,
     assert git(server.root, "status", "--porcelain").splitlines() == ["UU people/ana.md"] or \
         "UU people/ana.md" in git(server.root, "status", "--porcelain")
     assert git(server.root, "rev-parse", "HEAD") == before
-    kept = say(server, 3, "server", monkeypatch=monkeypatch)  # an agent goes on: its turn waits in the spool
+    kept = say(server, 3, "server")  # an agent goes on: its turn waits in the spool
     assert kept.kept
     again = invoke("sync", memory_root=server.root)
     assert again.exit_code == 1 and "a sync stopped on a conflict is under way" in again.stderr
@@ -182,7 +181,7 @@ def test_a_stopped_sync_continues_once_the_note_is_resolved(invoke, laptop, serv
 
 
 def test_the_remote_moving_meanwhile_is_met_by_another_round(laptop, server, monkeypatch):
-    say(laptop, 1, "laptop", monkeypatch=monkeypatch)
+    say(laptop, 1, "laptop")
     fetch = flow._fetch
     moved = []
 
@@ -190,7 +189,7 @@ def test_the_remote_moving_meanwhile_is_met_by_another_round(laptop, server, mon
         found = fetch(memory, result)
         if not moved:
             moved.append(True)
-            say(server, 2, "server", monkeypatch=monkeypatch)
+            say(server, 2, "server")
             assert flow.sync(server).outcome == "pushed"
         return found
 
