@@ -167,8 +167,8 @@ def _scores(line: str, about_me: bool) -> dict[str, float]:
         scores["communication"] += 1.5
     if re.search(r"(?<![\w#])#\w", line):                       # a tag: how the memory is kept
         scores["conventions"] += 1
-    if re.search(r"\b(?:on |every |by )?(?:mon|tues|wednes|thurs|fri|satur|sun)days?\b", line):
-        scores["workflow"] += 1                                   # weekdays, once however many
+    if re.search(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days\b", line):
+        scores["workflow"] += 1                                   # weekdays in the plural, once however many
     if re.search(r"\b(?:the (?:product|client|deploy|build|repo|api|database|release|sprint|pipeline|server)|"
                  r"our (?:code|repo|api|app|product|team|sprint|release))\b", line):
         scores["project"] += 1
