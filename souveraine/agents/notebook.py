@@ -40,6 +40,8 @@ def check_path(memory: Memory, relpath: str, writing: bool = False) -> str:
         raise UsageError("give the note's path inside the memory, like people/lea.md")
     relpath = relpath.strip()
     relpath = relpath[2:] if relpath.startswith("./") else relpath
+    if "\\" in relpath:
+        raise UsageError(f"'{relpath}': separate folders with '/', like people/lea.md")
     memory.path(relpath)        # refuses '..', absolute paths and escapes by symlink
     parts = relpath.split("/")
     if not relpath.endswith(".md") or any(p.startswith(".") and p != ".skills" for p in parts):
@@ -136,7 +138,8 @@ def _find_replace(body: str, find: str | None, content: str, expected: int, relp
 
 
 def move(memory: Memory, relpath: str, to: str) -> dict:
-    """Move a note (one ``refactor`` commit), then point every link to it at its new place (one ``fix``).
+    """Move a note (one ``refactor`` commit), then point every link to it at its new place, and its
+    own links that would name something else from there at what they named (one ``fix``).
 
     Refused, with nothing changed, when an append-only note links to it by a path the move
     would break: the journal cannot be rewritten to follow.
@@ -170,6 +173,9 @@ def move(memory: Memory, relpath: str, to: str) -> dict:
             raise Refused(f"moving {relpath} would break links in append-only notes "
                           f"({', '.join(sorted(broken_for_good)[:3])}{'…' if len(broken_for_good) > 3 else ''}); "
                           "they cannot be rewritten to follow, so the note stays where it is", code="append_only")
+        own = _own_links(before, after, relpath, to)
+        if own != before.text(relpath):
+            follow[to] = own
         with memory.change(f"refactor(memory): move {relpath} to {to}") as change:
             change.write(to, before.text(relpath))
             change.delete(relpath)
@@ -181,6 +187,20 @@ def move(memory: Memory, relpath: str, to: str) -> dict:
                     change.write(source, text)
             relinked = change.sha
     return {"path": to, "from": relpath, "commit": moved, "links_updated": sorted(follow), "links_commit": relinked}
+
+
+def _own_links(before, after, relpath: str, to: str) -> str:
+    """The moved note's text, its relative links pointed again at what they named from its old place."""
+    from souveraine.care import links
+
+    def follow(link):
+        was = before.resolve(link, relpath)
+        if not was.ok:
+            return None
+        target = to if was.target == relpath else was.target
+        return None if after.resolve(link, to).target == target else links.retarget(link, target, to)
+
+    return links.rewrite(before.text(relpath), follow)
 
 
 def delete(memory: Memory, relpath: str) -> dict:

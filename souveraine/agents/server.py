@@ -35,7 +35,8 @@ Call wake at the start of a session and read what it returns. Before answering, 
 hand you a thought that waited for you. After each answer, call persist with the user's
 words and yours. Use recall to search the past, remember to keep a fact, read_note,
 write_note and edit_note for people/, domains/ and reference/ notes, build_context to follow
-a note's links. Notes are also resources at memory://notes/<path>."""
+a note's links, state_set to keep your phase and unit of work. Notes are also resources at
+memory://notes/<path>."""
 
 
 class MemoryServer(MCPServer):

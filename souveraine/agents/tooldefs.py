@@ -529,8 +529,8 @@ TOOLS: tuple[Tool, ...] = (
              number("expected_replacements", "For find_replace: how many times find must occur.", minimum=1,
                     default=1, cli=None),
          ), _edit_note, destructive=True),
-    Tool("move_note", "Move a note", "Move or rename a note and point every link to it at its new place (two "
-         "commits: the move, the links). Refused when the journal links to it by a path the move would break.",
+    Tool("move_note", "Move a note", "Move or rename a note and point every link to it at its new place, and its "
+         "own relative links at what they named (two commits: the move, the links). Refused when the journal links to it by a path the move would break.",
          "{path, from, commit, links_updated, links_commit}.", (
              NOTE_PATH,
              text("to", "The new path, with .md, like people/friends/lea.md.", required=True, cli=None),

@@ -18,7 +18,7 @@ from urllib.parse import quote, unquote
 
 OK, MISSING, AMBIGUOUS, NO_ANCHOR = "ok", "missing", "ambiguous", "no_anchor"
 
-_WIKI = re.compile(r"(!?)\[\[([^\[\]\n]+?)\]\]")
+_WIKI = re.compile(r"\[\[([^\[\]\n]+?)\]\]")   # `!` before it (an embed) is looked at by hand: a literal start is searched fast
 _MARKDOWN = re.compile(r"(!?)\[((?:[^\[\]\n]|\[[^\[\]\n]*\])*)\]\((<[^>\n]+>|[^)\s]+)(\s+\"[^\"\n]*\")?\)")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 _FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})")
@@ -61,25 +61,29 @@ class Resolution:
 def find(text: str) -> list[Link]:
     """Every link in ``text``, in order, outside code."""
     visible = _mask_code(text)
-    found = [_wiki(m) for m in _WIKI.finditer(visible)]
+    found = [_wiki(m, visible, text) for m in _WIKI.finditer(visible)] if "[[" in visible else []
+    if "](" not in visible:   # most notes hold no Markdown link
+        return found
     taken = [(link.start, link.end) for link in found]
     for match in _MARKDOWN.finditer(visible):
         if any(s <= match.start() < e for s, e in taken):
             continue
         link = _markdown(match, text)
         if link is not None:
-            found.append(link)
-    return sorted((replace(link, raw=text[link.start:link.end]) for link in found), key=lambda l: l.start)
+            found.append(replace(link, raw=text[link.start:link.end]))
+    return sorted(found, key=lambda l: l.start)
 
 
-def _wiki(match: re.Match) -> Link:
-    inner = match[2]
+def _wiki(match: re.Match, visible: str, text: str) -> Link:
+    inner = match[1]
     target, alias = inner, None
-    split = re.search(r"\\?\|", inner)
-    if split:
+    if "|" in inner:
+        split = re.search(r"\\?\|", inner)
         target, alias = inner[:split.start()], inner[split.end():]
     target, _, anchor = target.partition("#")
-    return Link("wiki", bool(match[1]), target.strip(), anchor.strip() or None, alias, match.start(), match.end(), "")
+    embed = match.start() > 0 and visible[match.start() - 1] == "!"
+    start = match.start() - embed
+    return Link("wiki", embed, target.strip(), anchor.strip() or None, alias, start, match.end(), text[start:match.end()])
 
 
 def _markdown(match: re.Match, text: str) -> Link | None:
@@ -96,6 +100,8 @@ def _mask_code(text: str) -> str:
     """``text`` with code blanked out (same length), so offsets still point into the original."""
     if "`" not in text and "~~~" not in text:
         return text   # most notes: no code to blank
+    if "```" not in text and "~~~" not in text:   # no fence: only inline spans
+        return _CODE_SPAN.sub(lambda m: " " * len(m[0]), text)
     lines = text.split("\n")
     fence = None
     for i, line in enumerate(lines):
@@ -123,6 +129,7 @@ class Vault:
     def __init__(self, files: Iterable[str], read: Callable[[str], str]):
         self.files = set(files)
         self._read = read
+        self.outside: list[str] = []     # links that lead out of the memory, never read
         self._texts: dict[str, str] = {}
         self._links: dict[str, list[Link]] = {}
         self._anchors: dict[tuple[str, bool], set[str]] = {}
@@ -130,7 +137,10 @@ class Vault:
     @classmethod
     def of(cls, root: Path) -> "Vault":
         root = Path(root)
-        return cls(walk(root), lambda rel: (root / rel).read_text(encoding="utf-8", errors="replace"))
+        outside: list[str] = []
+        vault = cls(walk(root, outside), lambda rel: (root / rel).read_text(encoding="utf-8", errors="replace"))
+        vault.outside = outside
+        return vault
 
     @classmethod
     def from_texts(cls, texts: dict[str, str], others: Iterable[str] = ()) -> "Vault":
@@ -242,16 +252,32 @@ class Vault:
         return found
 
 
-def walk(root: Path) -> list[str]:
-    """Every file under ``root`` that Obsidian indexes: hidden files and folders are not."""
-    root = Path(root)
+def walk(root: Path, outside: list[str] | None = None) -> list[str]:
+    """Every file under ``root`` that Obsidian indexes: hidden files and folders are not, nor
+    links that lead out of the memory (added to ``outside``, when given)."""
+    from souveraine.store import confine
+
+    root = Path(root).resolve()
     found = []
     for folder, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         base = Path(folder).relative_to(root).as_posix()
+        rel = (lambda name: name) if base == "." else (lambda name, base=base: f"{base}/{name}")
+        kept = []
+        for name in sorted(d for d in dirs if not d.startswith(".")):
+            if confine.leads_out(root, Path(folder, name)):
+                outside is not None and outside.append(rel(name))
+            else:
+                kept.append(name)
+        dirs[:] = kept
         for name in files:
-            if not name.startswith("."):
-                found.append(name if base == "." else f"{base}/{name}")
+            if name.startswith("."):
+                continue
+            if confine.leads_out(root, Path(folder, name)):
+                outside is not None and outside.append(rel(name))
+            else:
+                found.append(rel(name))
+    if outside is not None:
+        outside.sort()
     return sorted(found)
 
 

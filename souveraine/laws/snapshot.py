@@ -8,6 +8,7 @@ an addition, so blob ids can be compared), one `git diff-index` for the index an
 from pathlib import Path
 
 from souveraine.laws.repo import Repo
+from souveraine.store import git
 
 _GITLINK = "160000"  # a submodule: no blob to read
 
@@ -140,6 +141,9 @@ def _merge_heads(gitdir: str) -> list[str]:
 
 
 def _diff_index(repo: Repo, tree: str) -> list[Entry]:
+    known = None if repo.inherit or repo.env else git.staged_raw(repo.root, tree)   # the tool's commit read it
+    if known is not None:
+        return parse_raw(known.decode("utf-8", errors="surrogateescape"))
     return parse_raw(repo.out("diff-index", "--cached", "--raw", "-z", "--no-renames", tree, "--"))
 
 

@@ -99,7 +99,14 @@ def commit(root: Path, paths: list[str], message: str, *, author: dict[str, str]
     if not paths:
         return None
     env = dict(author or {})
-    run(root, "add", "-A", "--", *paths, env=env)
+    _stage(root, paths, env)
+    try:
+        return _commit_staged(root, paths, message, env, verify)
+    finally:
+        _forget_staged()
+
+
+def _commit_staged(root: Path, paths: list[str], message: str, env: dict[str, str], verify: bool) -> str | None:
     staged = _staged(root, env)
     if staged is None:  # before the first commit: against the empty tree, 0 means nothing to commit
         if run(root, "diff", "--cached", "--quiet", "--", *paths, check=False, env=env).returncode == 0:
@@ -113,6 +120,7 @@ def commit(root: Path, paths: list[str], message: str, *, author: dict[str, str]
     judged = verify and _judge is not None
     if judged:
         problems = _judge(root, message)
+        _forget_staged()   # the index is the judge's no longer once the hooks' work begins
         if problems:
             raise Refused("; ".join(problems))
         env["SOUVERAINE_JUDGED"] = "1"
@@ -130,11 +138,45 @@ def commit(root: Path, paths: list[str], message: str, *, author: dict[str, str]
     return sha
 
 
+def _stage(root: Path, paths: list[str], env: dict[str, str]) -> None:
+    """Stage ``paths`` (files written or deleted): `update-index` reads and writes the index
+    and nothing else, where `add` also lists and stats around the paths (half the cost at ten
+    years of memory). A folder among them goes through `add -A`."""
+    if any(Path(root, p).is_dir() for p in paths):
+        run(root, "add", "-A", "--", *paths, env=env)
+    else:
+        run(root, "update-index", "--add", "--remove", "--", *paths, env=env)
+
+
+# The staged index's raw difference from HEAD, read once per commit: `_staged` wants its
+# names, the in-process judge (laws/snapshot.py) the whole of it. Reading git's index costs
+# milliseconds a process at ten years, so it is read once.
+_staged_raw: tuple[str, str, bytes] | None = None
+
+
 def _staged(root: Path, env: dict[str, str]) -> list[str] | None:
     """Every path staged against HEAD; None before the first commit."""
-    done = run(root, "diff-index", "--cached", "--name-only", "-z", "--no-renames", "HEAD", "--",
-               check=False, env=env)
-    return [name for name in done.stdout.split("\0") if name] if done.returncode == 0 else None
+    global _staged_raw
+    head_sha = _loose_head(Path(root)) or "HEAD"
+    done = run(root, "diff-index", "--cached", "--raw", "-z", "--no-renames", head_sha, "--",
+               check=False, env=env, text=False)
+    if done.returncode != 0:
+        return None
+    if head_sha != "HEAD" and not env.get("GIT_INDEX_FILE"):
+        _staged_raw = (str(Path(root).resolve()), head_sha, done.stdout)
+    return [name for name in done.stdout.decode("utf-8", errors="surrogateescape").split("\0")[1::2] if name]
+
+
+def staged_raw(root: Path, tree: str) -> bytes | None:
+    """The raw difference ``_staged`` read for this commit, when it is of ``root``'s index against ``tree``."""
+    if _staged_raw and _staged_raw[1] == tree and _staged_raw[0] == str(Path(root).resolve()):
+        return _staged_raw[2]
+    return None
+
+
+def _forget_staged() -> None:
+    global _staged_raw
+    _staged_raw = None
 
 
 def _within(name: str, paths: list[str]) -> bool:
@@ -240,16 +282,24 @@ def how_to_finish(operation: str) -> str:
     return _FINISH.get(operation, "finish or abort it with git")
 
 
-def index_lock(root: Path) -> tuple[Path, int | None] | None:
+def index_lock(root: Path, settle: bool = True) -> tuple[Path, int | None] | None:
     """git's ``index.lock`` when there is one, and the pid of a live process holding it open
-    (None: no process does, a killed git left it)."""
+    (None: no process does, a killed git left it).
+
+    A lock younger than ``_FRESH`` that no process holds may be a git just starting: with
+    ``settle``, wait until it is that old and look again, so that what a kill left a moment
+    ago is still told apart from a live git (-1 without ``settle``)."""
     lock = git_dir(root) / "index.lock"
     try:
         before = lock.stat()
     except OSError:
         return None
     holder = _holder(lock)
-    if holder is None and time.time() - before.st_mtime < _FRESH:
+    age = time.time() - before.st_mtime
+    if holder is None and 0 <= age < _FRESH:
+        if settle:
+            time.sleep(_FRESH - age)
+            return index_lock(root, settle=False)
         holder = -1    # just made: its git may not have opened it yet as we looked
     return lock, holder
 

@@ -97,10 +97,12 @@ def parse_quick(text: str, path: Path | None = None) -> Note:
     parts = _BOUNDARY.split(text, 2)
     if len(parts) < 3:
         return parse(text, path)
-    try:
-        meta = _quick_loader()(parts[1]) if parts[1].strip() else {}
-    except Exception:  # anything libyaml refuses or reads otherwise: the round-trip reader decides
-        return parse(text, path)
+    meta = _typed(flat(parts[1]))
+    if meta is None:
+        try:
+            meta = _quick_loader()(parts[1]) if parts[1].strip() else {}
+        except Exception:  # anything libyaml refuses or reads otherwise: the round-trip reader decides
+            return parse(text, path)
     if not isinstance(meta, dict):
         return parse(text, path)
     body = parts[2]
@@ -110,13 +112,98 @@ def parse_quick(text: str, path: Path | None = None) -> Note:
 _BOUNDARY = re.compile(r"^-{3,}\s*$", re.MULTILINE)   # python-frontmatter's fence, as parse splits
 
 
+# Flat properties: each line a key with a one-line value (quoted, plain or `[]`) or with
+# none and then a list's items; no tab, no control character, no key twice. A strict subset
+# of YAML that it reads as one mapping, read line by line at a tenth of libyaml's cost (the
+# laws read one block per memory ever written, doctor one per note). Anything else (a flow
+# collection, a value an indicator opens, `: ` or ` #` inside a plain value) goes to a parser.
+_FLAT_KEY = re.compile(r"([A-Za-z0-9_][A-Za-z0-9_-]*):(?: +(.*?))? *")
+_FLAT_ITEM = re.compile(r"( *)- +(.*?) *")
+_QUOTED = re.compile(r"'(?:[^']|'')*'|\"[^\"\\]*\"")
+_UNREADABLE = re.compile("[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
+_INDICATORS = "-?:,[]{}#&*!|>'\"%@`"
+
+
+class Plain(str):
+    """A plain scalar as written, which YAML may read as a number, a date, a boolean or null."""
+
+
+def flat(yaml_text: str) -> dict[str, Any] | None:
+    """The properties of a frontmatter's YAML when it is flat: quoted values unquoted, plain
+    ones as ``Plain``, lists of them, None for a key with no value; None when not flat."""
+    if _UNREADABLE.search(yaml_text):
+        return None
+    found: dict[str, Any] = {}
+    bare: list[str] = []                  # keys with no value: a list, if items follow
+    items, indent = None, None
+    for line in yaml_text.split("\n"):
+        if not line.strip(" ") or line.lstrip(" ").startswith("#"):
+            continue
+        item = _FLAT_ITEM.fullmatch(line)
+        if item:
+            value = _flat_scalar(item[2]) if item[2] else None
+            if items is None or indent not in (None, item[1]) or value is None:
+                return None
+            items.append(value)
+            indent = item[1]
+            continue
+        key = _FLAT_KEY.fullmatch(line)
+        if not key or key[1] in found:
+            return None
+        items, indent = (None, None) if key[2] else ([], None)
+        found[key[1]] = _flat_scalar(key[2]) if key[2] else items
+        if found[key[1]] is None:
+            return None
+        if not key[2]:
+            bare.append(key[1])
+    for key in bare:
+        found[key] = found[key] or None
+    return found
+
+
+def _flat_scalar(raw: str) -> Any:
+    if raw[0] in "'\"":
+        if not _QUOTED.fullmatch(raw):
+            return None
+        return raw[1:-1].replace("''", "'") if raw[0] == "'" else raw[1:-1]
+    if raw == "[]":
+        return []
+    if raw[0] in _INDICATORS or ": " in raw or " #" in raw or raw.endswith(":"):
+        return None
+    return Plain(raw)
+
+
+def _typed(meta: dict[str, Any] | None) -> dict[str, Any] | None:
+    """Flat properties with their plain values read as libyaml reads them (``_quick_loader``);
+    None when a key is not plain text."""
+    if meta is None or any(_resolves(k) for k in meta):
+        return None
+    return {k: _value(v) for k, v in meta.items()}
+
+
+def _value(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_value(v) for v in value]
+    if isinstance(value, Plain):
+        return _quick_loader()(str(value)) if _resolves(value) else str(value)
+    return value
+
+
+def _resolves(plain: str) -> bool:
+    """Whether YAML reads ``plain`` as something other than text (a number, a date, null…)."""
+    _quick_loader()
+    table = _LOADER_CLASS.yaml_implicit_resolvers
+    return any(rx.match(plain) for _, rx in (*table.get(plain[:1], ()), *table.get(None, ())))
+
+
 _LOADER = None
+_LOADER_CLASS = None
 
 
 def _quick_loader():
     """libyaml's reader resolving plain scalars as YAML 1.2 does (ruamel's reading): only
     true/false are booleans, no base-60 numbers; a duplicate key is refused."""
-    global _LOADER
+    global _LOADER, _LOADER_CLASS
     if _LOADER is None:
         import yaml
 
@@ -142,6 +229,7 @@ def _quick_loader():
             r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$"),
             list("-+.0123456789"))
         Loader.add_constructor("tag:yaml.org,2002:int", _construct_int)
+        _LOADER_CLASS = Loader
         _LOADER = lambda stream: yaml.load(stream, Loader=Loader)  # noqa: E731
     return _LOADER
 
@@ -211,7 +299,7 @@ def properties(text: str) -> dict[str, Any] | None:
             items.append(value)
             continue
         key, colon, rest = line.partition(":")
-        if not colon or not re.fullmatch(r"[A-Za-z0-9_-]+", key):
+        if not colon or not _PROPERTY.fullmatch(key):
             return None
         rest = rest.strip()
         items = None
@@ -225,6 +313,9 @@ def properties(text: str) -> dict[str, Any] | None:
                 return None
             found[key] = value
     return None
+
+
+_PROPERTY = re.compile(r"[A-Za-z0-9_-]+")
 
 
 def _scalar(raw: str) -> str | None:

@@ -97,5 +97,6 @@ def test_bench_run_quick_completes_and_writes_its_table(tmp_path):
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     for path in ("CLI start-up", "hook-checked git commit", "persist per turn", "surface", "full index rebuild",
-                 "index update after one turn", "recall query", "verify over the history"):
+                 "index update after one turn", "recall query", "verify, whole history", "verify, ten new commits",
+                 "doctor", "defrag --dry-run"):
         assert path in done.stdout and path in output.read_text()

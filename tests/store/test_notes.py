@@ -89,6 +89,9 @@ QUICK = [
     "---\n---\nNo properties.\n",
     "No frontmatter at all.\n",
     "\ufeff---\r\ndescription: BOM and CRLF\r\n---\r\nbody\r\n",
+    "---\nday: 2025-12-13\nat: 2025-12-13T08:25:50+00:00\nanswer: yes\ncount: 010\nclock: 1:20\nnothing: ~\n"
+    "done: true\nDone: False\nhex: 0x1f\nsci: 1e3\nhalf: .5\nempty:\nnone: []\nq: 'it''s'\nitems:\n- 7\n- Inês\n"
+    "# a comment\n2025: a year as a key\n---\nFlat, every plain value typed.\n",
 ]
 
 
@@ -97,6 +100,20 @@ def test_parse_quick_reads_what_parse_reads(text):
     quick, full = notes.parse_quick(text), notes.parse(text)
     assert quick.meta == dict(full.meta)
     assert quick.body == full.body
+
+
+def test_flat_properties_read_as_libyaml_reads_them():
+    from tests.laws.test_frontmatter import MEMORY_BLOCK, TRICKY
+
+    read = 0
+    for text in [QUICK[0], QUICK[-1], MEMORY_BLOCK, *TRICKY]:
+        yaml_text = text.split("---\n", 2)[1] if text.startswith("---\n") and text.count("---\n") > 1 else None
+        typed = notes._typed(notes.flat(yaml_text)) if yaml_text is not None else None
+        if typed is not None:
+            read += 1
+            libyaml = notes._quick_loader()(yaml_text) or {}
+            assert typed == libyaml and [type(v) for v in typed.values()] == [type(v) for v in libyaml.values()], text
+    assert read >= 7
 
 
 @pytest.mark.parametrize("text", ["---\na: 1\na: 2\n---\nx", "---\n- a\n---\n", "---\na: [\n---\n", "---\nx: 1\n"])
