@@ -1,7 +1,7 @@
 """Durability: concurrent agents, kill -9 at random moments, a model that never answers.
 
     python bench/crash.py concurrency [--agents 8] [--persists 100] [--recalls 4]
-    python bench/crash.py crash [--trials 300] [--seed 1]
+    python bench/crash.py crash [--trials 300] [--seed 1] [--progress]
     python bench/crash.py slow-model [--runs 5]
     python bench/crash.py all [--json]
 
@@ -207,6 +207,169 @@ def slow_model(runs: int = 5) -> dict:
                 "silent_minus_none_ms": medians["silent model, detached"] - medians["no model, detached"]}
 
 
+# -- kill -9 at random moments ---------------------------------------------------------------
+
+OPERATIONS = ("persist", "remember", "reflect", "archive", "defrag", "integrate")
+
+
+def crash(trials: int = 300, seed: int = 1, progress: bool = False) -> dict:
+    """``trials`` kills (SIGKILL to the process group) of a real command at a random moment
+    in 0–1500 ms, each followed by the next command (a persist) and the checks."""
+    rng = random.Random(seed)
+    with tempfile.TemporaryDirectory(prefix="souveraine-crash-") as scratch:
+        tmp = Path(scratch)
+        env = environment(tmp)
+        root = new_memory(tmp, env)
+        _often(root)
+        owed: set[str] = set()          # turns that must be in the journal, exactly once
+        kept: set[str] = set()          # memories remember said it kept
+        figures = {"trials": 0, "killed": 0, "finished": 0, "turns_owed": 0, "turns_lost": 0, "turns_twice": 0,
+                   "memories_lost": 0, "fsck_failures": 0, "needed_manual_repair": 0, "leftovers": 0,
+                   "next_command_failed": 0, "setup_failed": 0, "by_operation": {op: {"trials": 0, "killed": 0} for op in OPERATIONS}}
+        problems: list[str] = []
+        started = time.perf_counter()
+        for n in range(trials):
+            op = OPERATIONS[n % len(OPERATIONS)]
+            try:
+                argv, text = _prepare(root, env, op, n)
+            except subprocess.CalledProcessError as exc:     # the bench's own setup met what the last trial left
+                figures["setup_failed"] += 1
+                problems.append(f"trial {n} ({op}) setup: {exc.cmd[3:]} exit {exc.returncode}: {(exc.stderr or '')[-200:]}")
+                continue
+            process = subprocess.Popen([*BIN, "--memory", str(root), *argv], env=env, start_new_session=True,
+                                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            try:
+                process.wait(timeout=rng.uniform(0, 1.5))
+                killed = False
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+                killed = True
+            ok = not killed and process.returncode == 0
+            if op == "persist" and (ok or _durable(root, text)):
+                owed.add(text)
+            if op == "remember" and ok:
+                kept.add(text)
+            probe = f"probe {n} after {op}"
+            after = souveraine(root, env, "persist", "--user", probe, "--assistant", "still here")
+            if after.returncode == 0:
+                owed.add(probe)
+            found = _check(root, owed, kept)
+            figures["trials"] += 1
+            figures["killed" if killed else "finished"] += 1
+            figures["by_operation"][op]["trials"] += 1
+            figures["by_operation"][op]["killed"] += killed
+            figures["next_command_failed"] += after.returncode != 0
+            for key in ("turns_lost", "turns_twice", "memories_lost", "leftovers"):
+                figures[key] = max(figures[key], found[key]) if key != "leftovers" else figures[key] + found[key]
+            figures["fsck_failures"] += not found["fsck_ok"]
+            broken = after.returncode != 0 or not found["fsck_ok"] or found["leftovers"] or not found["clean"]
+            if broken:
+                figures["needed_manual_repair"] += 1
+                problems.append(f"trial {n} ({op}, killed={killed}): {found['what'][:3]} {after.stderr.strip()[-200:]}")
+                souveraine(root, env, "doctor", "--fix")
+            if progress:
+                print(f"\r{n + 1}/{trials} {op:9} killed={killed!s:5} owed={len(owed)}", end="", file=sys.stderr, flush=True)
+        if progress:
+            print(file=sys.stderr)
+        figures["turns_owed"] = len(owed)
+        figures["wall_s"] = round(time.perf_counter() - started, 1)
+        figures["problems"] = problems[:10]
+        return figures
+
+
+def _often(root: Path) -> None:
+    """Reflect every 3 messages and archive every 5, in persist's own process: so the kills
+    land in the tempos too."""
+    config = root / "souveraine.toml"
+    text = config.read_text().replace("message_interval = 25", "message_interval = 3")
+    text = text.replace("interval = 100", "interval = 5").replace('tempos = "detached"', 'tempos = "inline"')
+    config.write_text(text)
+    subprocess.run(["git", "-C", str(root), "commit", "-qam", "chore(config): reflect and archive often"], check=True)
+
+
+def _prepare(root: Path, env: dict, op: str, n: int) -> tuple[list[str], str]:
+    """The command to kill, after what it needs to have work to do."""
+    if op == "persist":
+        text = f"trial {n} asks about the harbour"
+        return ["persist", "--user", text, "--assistant", f"trial {n} answers: Cascais"], text
+    if op == "remember":
+        text = f"Trial {n}: Tomás keeps the boat at Cascais"
+        return ["remember", text], text
+    if op == "reflect":
+        return ["reflect", "--force"], ""
+    if op == "archive":
+        return ["archive", "--force"], ""
+    if op == "defrag":
+        note = root / "domains" / f"sailing-{n}.md"
+        note.write_text(f"# Sailing {n}\n\nTomás sails on Sundays, trial {n}. He keeps the boat at Cascais.\n")
+        subprocess.run(["git", "-C", str(root), "add", "--", str(note)], check=True, env=env, capture_output=True, text=True)
+        subprocess.run(["git", "-C", str(root), "commit", "-qm", f"docs(domains): sailing {n}"], check=True, env=env,
+                       capture_output=True, text=True)
+        return ["defrag"], ""
+    name = f"f{n}"
+    where = souveraine(root, env, "fork", "start", name, "--task", "find the harbour").stdout.strip()
+    if where:
+        souveraine(Path(where), env, "remember", f"Fork {n} found the harbour at Cascais")
+        souveraine(root, env, "fork", "return", name, "--summary", f"Fork {n}: Cascais.")
+    return ["fork", "integrate", name], ""
+
+
+def _durable(root: Path, text: str) -> bool:
+    """Whether a killed persist had made its exchange durable: in the spool, or journaled."""
+    places = list((root / ".souveraine" / "spool").glob("*.json")) + list((root / "journal").rglob("*.md"))
+    for path in places:
+        try:
+            if text in path.read_text(encoding="utf-8", errors="replace"):
+                return True
+        except OSError:
+            continue
+    return False
+
+
+def _check(root: Path, owed: set[str], kept: set[str]) -> dict:
+    texts = journal_texts(root)
+    counts = {text: texts.count(text) for text in owed}
+    memories = "\n".join(p.read_text(encoding="utf-8", errors="replace") for p in (root / "memories").glob("*.md"))
+    fsck = subprocess.run(["git", "-C", str(root), "fsck", "--full"], capture_output=True, text=True)
+    status = subprocess.run(["git", "-C", str(root), "status", "--porcelain"], capture_output=True, text=True).stdout
+    what = []
+    forks = {p.name for p in (root / ".souveraine" / "forks").iterdir()} if (root / ".souveraine" / "forks").is_dir() else set()
+    live = _live_forks(root)
+    stray_forks = sorted(forks - live)
+    worktrees = [line for line in subprocess.run(["git", "-C", str(root), "worktree", "list", "--porcelain"],
+                                                 capture_output=True, text=True).stdout.splitlines()
+                 if line.startswith("worktree ") and line[9:] != str(root)
+                 and Path(line[9:]).name not in live]
+    branches = subprocess.run(["git", "-C", str(root), "branch", "--list", "defrag/*"], capture_output=True, text=True).stdout.split()
+    temps = [str(p) for p in root.rglob("*.tmp") if ".git" not in p.parts]
+    locks = [p for p in (root / ".git" / "index.lock",) if p.exists()]
+    changes = list((root / ".souveraine" / "changes").glob("*")) if (root / ".souveraine" / "changes").is_dir() else []
+    for label, items in (("worktrees", worktrees), ("defrag branches", branches), ("temp files", temps),
+                         ("index.lock", locks), ("stray forks", stray_forks), ("changes cut short", changes)):
+        if items:
+            what.append(f"{label}: {items[:2]}")
+    if status:
+        what.append(f"status: {status.splitlines()[:3]}")
+    return {"turns_lost": sum(1 for c in counts.values() if c == 0),
+            "turns_twice": sum(1 for c in counts.values() if c > 1),
+            "memories_lost": sum(1 for text in kept if text not in memories),
+            "fsck_ok": fsck.returncode == 0, "clean": not status,
+            "leftovers": len(worktrees) + len(branches) + len(temps) + len(locks) + len(stray_forks) + len(changes),
+            "what": what + ([f"fsck: {fsck.stderr.strip()[:200]}"] if fsck.returncode else [])}
+
+
+def _live_forks(root: Path) -> set[str]:
+    """Forks started and not yet integrated or closed: theirs is no leftover."""
+    folder = root / "reference" / "forks"
+    live = set()
+    for path in folder.glob("*.md") if folder.is_dir() else []:
+        text = path.read_text(encoding="utf-8", errors="replace")
+        if "status: active" in text or "status: returned" in text:
+            live.add(path.stem)
+    return live
+
+
 # -- the command line ---------------------------------------------------------------------
 
 def main(argv=None) -> None:
@@ -216,6 +379,9 @@ def main(argv=None) -> None:
     parser.add_argument("--persists", type=int, default=100)
     parser.add_argument("--recalls", type=int, default=4)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--trials", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--progress", action="store_true")
     parser.add_argument("--json", action="store_true")
     options = parser.parse_args(argv)
     figures = {}
@@ -223,6 +389,8 @@ def main(argv=None) -> None:
         figures["slow_model"] = slow_model(options.runs)
     if options.part in ("concurrency", "all"):
         figures["concurrency"] = concurrency(options.agents, options.persists, options.recalls)
+    if options.part in ("crash", "all"):
+        figures["crash"] = crash(options.trials, options.seed, options.progress)
     print(json.dumps(figures, indent=2))
 
 

@@ -65,6 +65,8 @@ def _bootstrap(root: Path, identity: str, name: str, result: InitResult, made_gi
     }
     if made_git:
         git.run(root, "init", "-q", "-b", "main")
+    if result.adopted:
+        _refuse_keys(root)
     _copy_template(root, values, result)
     _copy_skills(root, result)
     _ignore_cache(root, result)
@@ -155,6 +157,39 @@ def _merge_attributes(root: Path, result: InitResult, change=None) -> None:
         atomic_write(root / attributes.FILE, text)
     if not existed or change is not None:  # an adopted vault's own file is kept, like its .gitignore
         result.written.append(attributes.FILE)
+
+
+_KEY_SCAN_BYTES = 8 * 1024 * 1024   # a key is small; a larger file is read this far
+
+
+def _refuse_keys(root: Path) -> None:
+    """Private key material in the vault to adopt is refused before anything is written."""
+    import os
+
+    from souveraine.laws import keys
+
+    paths = []
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if d != ".git"]
+        paths += [Path(folder, name).relative_to(root).as_posix() for name in files]
+    if not paths:
+        return
+    ignored = set(git.run(root, "check-ignore", "-z", "--stdin", input="\0".join(paths), check=False).stdout.split("\0"))
+    found = []
+    for rel in sorted(set(paths) - ignored):
+        full = root / rel
+        if full.is_symlink():
+            continue
+        try:
+            with open(full, "rb") as handle:
+                hits = keys.find(handle.read(_KEY_SCAN_BYTES), rel)
+        except OSError:
+            continue
+        if hits:
+            found.append(f"{rel} ({hits[0].what})")
+    if found:
+        raise Refused(f"the vault holds private key material, which never enters a memory: {', '.join(found)}; "
+                      "move it out of the vault (or list it in .gitignore), then adopt again", code="private_key")
 
 
 def _existing_entries(root: Path) -> list[str]:

@@ -106,6 +106,30 @@ def test_adopt_keeps_the_vaults_gitignore_and_adds_the_cache(tmp_path):
     assert_clean(vault)
 
 
+def test_adopt_refuses_private_keys_naming_them_before_anything_is_written(tmp_path):
+    from nacl.signing import SigningKey
+
+    vault = tmp_path / "vault"
+    (vault / "notes").mkdir(parents=True)
+    (vault / "notes" / "hello.md").write_text("# Hello\n")
+    (vault / "notes" / "id_ed25519").write_bytes(bytes(SigningKey.generate()))
+    (vault / "k.pem").write_text("-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEIJ+Tq2pLSlkQfsdf8n6Og0W1uJ5LkGHdOlUFVYr3S6kN\n"
+                                 "-----END PRIVATE KEY-----\n")
+    before = sorted(p.relative_to(vault).as_posix() for p in vault.rglob("*"))
+    done = souveraine("init", str(vault), "--adopt")
+    assert done.returncode == 1
+    assert done.stderr.count("\n") == 1
+    assert "k.pem (a PEM PRIVATE KEY block)" in done.stderr and "notes/id_ed25519 (a raw ed25519 key" in done.stderr
+    assert sorted(p.relative_to(vault).as_posix() for p in vault.rglob("*")) == before   # not even a .git
+    (vault / ".gitignore").write_text("notes/id_ed25519\n")
+    with pytest.raises(Refused, match="k.pem") as refused:
+        init(vault, adopt=True)
+    assert "id_ed25519" not in str(refused.value)     # ignored by git: it would never be committed
+    (vault / "k.pem").unlink()
+    assert init(vault, adopt=True).adopted
+    assert "id_ed25519" not in git(vault, "ls-files")
+
+
 def test_force_restores_missing_files_without_overwriting(tmp_path):
     root = init(tmp_path / "m").root
     (root / "system" / "persona" / "principles.md").unlink()

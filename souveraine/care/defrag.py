@@ -380,6 +380,7 @@ def _slug(text: str) -> str:
 
 
 def _require_clean(memory: Memory) -> None:
+    memory.refuse_mid_operation()
     dirty = memory.git("status", "--porcelain").stdout.splitlines()
     if dirty:
         raise Refused(f"the memory has {len(dirty)} uncommitted change(s); commit or discard them, then run defrag",

@@ -19,7 +19,7 @@ from typing import Callable
 from souveraine.care import links
 from souveraine.care.survey import INDEX_NAMES
 from souveraine.errors import NoteError, UsageError
-from souveraine.store import clock, journal, notes
+from souveraine.store import clock, confine, journal, notes
 from souveraine.store.memory import Memory
 
 SECTION = "## From the journal"
@@ -127,7 +127,7 @@ def _known(memory: Memory, folder: str, kind: str) -> dict[str, Subject]:
     found: dict[str, Subject] = {}
     base = memory.root / folder
     for file in sorted(base.glob("*.md")) if base.is_dir() else []:
-        if file.stem.lower() in INDEX_NAMES:
+        if file.stem.lower() in INDEX_NAMES or confine.leads_out(memory.root, file):
             continue
         rel = f"{folder}/{file.name}"
         try:

@@ -13,7 +13,7 @@ from typing import Callable
 from souveraine import resources
 from souveraine.care import describe, links, sections
 from souveraine.care.survey import Survey, survey
-from souveraine.store import clock, journal, layout, notes, tokens
+from souveraine.store import clock, git, journal, layout, notes, tokens
 from souveraine.store.memory import Memory
 
 ERROR, WARNING, INFO = "error", "warning", "info"
@@ -298,6 +298,22 @@ _LEFTOVER_SEVERITY = {"index-lock": ERROR, "change": ERROR, "defrag": ERROR, "in
                       "operation": WARNING, "staged": WARNING, "worktree": WARNING, "branch": WARNING, "temp": WARNING}
 
 
+def links_out(seen: Survey) -> list[Finding]:
+    """Links that lead out of the memory (or round in a loop): nothing reads them."""
+    import os
+
+    found = []
+    for path in seen.vault.outside:
+        try:
+            target = os.readlink(seen.memory.root / path)
+        except OSError:
+            target = "?"
+        found.append(Finding("link-out", WARNING, path, f"a link that leads out of the memory (to {target}), or round "
+                             "in a loop: recall, wake and every tempo act as if it were not there",
+                             f"remove the link ('rm {path}') or put the file itself in the memory"))
+    return found
+
+
 def crash_leftovers(seen: Survey) -> list[Finding]:
     """What a killed command left (store.repair), and turns waiting in the spool. Looked at
     only while the memory's lock is free: a command holding it may be midway."""
@@ -341,7 +357,7 @@ def _spool_findings(memory: Memory) -> list[Finding]:
 
 CHECKS = (unreadable_frontmatter, missing_description, dumping_grounds, broken_links, orphans, system_budget,
           volatile_in_system, single_people_file, workflow_in_system, stale_synthesis, missing_hooks, missing_skills,
-          witnesses, crash_leftovers)
+          witnesses, links_out, crash_leftovers)
 
 
 # -- the safe fixes -----------------------------------------------------------------------
@@ -357,7 +373,7 @@ def mend(memory: Memory, progress: Callable[[int, int], None] | None = None) -> 
         drained = spool.drain(memory) if spool.entries(memory) else None
         fixable = [f for f in doctor(memory) if f.fixable and f.check not in _LEFTOVER_SEVERITY and f.check != "spool"]
         sha = None
-        if fixable:
+        if fixable and not git.in_progress(memory.root):   # a merge's owner finishes it first; the findings stay
             with memory.change(_message(fixable)) as change:
                 _apply(memory, change, fixable, progress)
             sha = change.sha

@@ -129,6 +129,7 @@ class Vault:
     def __init__(self, files: Iterable[str], read: Callable[[str], str]):
         self.files = set(files)
         self._read = read
+        self.outside: list[str] = []     # links that lead out of the memory, never read
         self._texts: dict[str, str] = {}
         self._links: dict[str, list[Link]] = {}
         self._anchors: dict[tuple[str, bool], set[str]] = {}
@@ -136,7 +137,10 @@ class Vault:
     @classmethod
     def of(cls, root: Path) -> "Vault":
         root = Path(root)
-        return cls(walk(root), lambda rel: (root / rel).read_text(encoding="utf-8", errors="replace"))
+        outside: list[str] = []
+        vault = cls(walk(root, outside), lambda rel: (root / rel).read_text(encoding="utf-8", errors="replace"))
+        vault.outside = outside
+        return vault
 
     @classmethod
     def from_texts(cls, texts: dict[str, str], others: Iterable[str] = ()) -> "Vault":
@@ -248,16 +252,32 @@ class Vault:
         return found
 
 
-def walk(root: Path) -> list[str]:
-    """Every file under ``root`` that Obsidian indexes: hidden files and folders are not."""
-    root = Path(root)
+def walk(root: Path, outside: list[str] | None = None) -> list[str]:
+    """Every file under ``root`` that Obsidian indexes: hidden files and folders are not, nor
+    links that lead out of the memory (added to ``outside``, when given)."""
+    from souveraine.store import confine
+
+    root = Path(root).resolve()
     found = []
     for folder, dirs, files in os.walk(root):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         base = Path(folder).relative_to(root).as_posix()
+        rel = (lambda name: name) if base == "." else (lambda name, base=base: f"{base}/{name}")
+        kept = []
+        for name in sorted(d for d in dirs if not d.startswith(".")):
+            if confine.leads_out(root, Path(folder, name)):
+                outside is not None and outside.append(rel(name))
+            else:
+                kept.append(name)
+        dirs[:] = kept
         for name in files:
-            if not name.startswith("."):
-                found.append(name if base == "." else f"{base}/{name}")
+            if name.startswith("."):
+                continue
+            if confine.leads_out(root, Path(folder, name)):
+                outside is not None and outside.append(rel(name))
+            else:
+                found.append(rel(name))
+    if outside is not None:
+        outside.sort()
     return sorted(found)
 
 

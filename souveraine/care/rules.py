@@ -75,9 +75,21 @@ def remember_to(memory: Memory, text: str, to: str | None = None, *, kind: str |
 
 def _checked(memory: Memory, path: str) -> str:
     path = path.strip().removeprefix("./")
+    name = posixpath.basename(path)
+    if not name or name.startswith("."):
+        raise UsageError(f"'{path}' does not name a file; give one like system/human/prefs.md")
+    if any(part.endswith(".md") for part in path.split("/")[:-1]):
+        raise UsageError(f"'{path}' puts a file inside a note's name; give one like system/human/prefs.md")
     if not path.endswith(".md"):
         path += ".md"
-    memory.path(path)
+    full = memory.path(path)
+    if full.is_dir():
+        raise UsageError(f"'{path}' is a folder in the memory; give a file like {path[:-3]}/notes.md")
+    for parent in full.parents:
+        if parent == memory.root:
+            break
+        if parent.exists() and not parent.is_dir():
+            raise UsageError(f"'{path}' goes through {memory.rel(parent)}, which is a file; give a file in a folder")
     if path.startswith(_NOT_FOR_RULES):
         raise UsageError(f"{path} is not a place for rules; use system/project/, system/human/, people/ or .skills/")
     if layout.region(path) is None and not path.startswith(".skills/"):

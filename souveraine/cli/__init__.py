@@ -75,6 +75,11 @@ class LazyGroup(click.Group):
         except BrokenPipeError:
             sys.stderr.close()
             sys.exit(1)
+        except Exception as exc:   # a bug still gets one line; --debug shows the traceback
+            if debug:
+                raise
+            usage = isinstance(exc, UnicodeError)      # text given that cannot be stored
+            _fail(_unexpected(exc), 2 if usage else 1, "usage" if usage else "internal", as_json)
         sys.exit(0)
 
 
@@ -114,10 +119,18 @@ def main(argv=None):
 
 
 def _fail(message: str, code: int, error: str, as_json: bool) -> None:
+    message = " ".join(message.split("\n"))    # one line, whatever the input it quotes
     if as_json:
         _json_error(message, error)
     click.echo(f"souveraine: {message}", err=True)
     sys.exit(code)
+
+
+def _unexpected(exc: Exception) -> str:
+    if isinstance(exc, UnicodeError):
+        return f"text that is not valid Unicode ({exc}); give UTF-8 text"
+    words = " ".join(str(exc).split())[:200]
+    return f"unexpected {type(exc).__name__}{': ' + words if words else ''}; run again with --debug to see where"
 
 
 def _json_error(message: str, error: str) -> None:

@@ -201,16 +201,16 @@ def integrate_hook(memory, max_chars, as_json):
     \b
         echo '{"hook_event_name": "BeforeAgent", "prompt": "hi"}' | souveraine integrate hook
     """
-    import json
     import sys
 
     from souveraine.agents import adapter
     from souveraine.errors import SouveraineError, UsageError
+    from souveraine.store import given
 
-    text = "" if sys.stdin is None or sys.stdin.isatty() else sys.stdin.read()
     try:
+        text = "" if sys.stdin is None or sys.stdin.isatty() else given.stdin("the hook's payload")
         try:
-            payload = json.loads(text)
+            payload = given.json_value(text, "the hook's payload")
         except ValueError:
             raise UsageError("the hook's payload on stdin is not JSON; wire this command to an agent's hook") from None
         answer = adapter.respond(memory, payload, max_chars=max_chars)
@@ -261,15 +261,15 @@ def events_cmd(memory, since, follow, interval, as_json):
 
 
 def _call(tool, memory_path: str | None) -> dict:
-    import json
     import sys
 
     from souveraine.errors import UsageError
+    from souveraine.store import given
     from souveraine.store.memory import Memory
 
-    text = "" if sys.stdin is None or sys.stdin.isatty() else sys.stdin.read()
+    text = "" if sys.stdin is None or sys.stdin.isatty() else given.stdin(f"the arguments of {tool.name}")
     try:
-        arguments = json.loads(text) if text.strip() else {}
+        arguments = given.json_value(text, f"the arguments of {tool.name}") if text.strip() else {}
     except ValueError:
         raise UsageError(f"the arguments of {tool.name} on stdin are not JSON; give an object like {{}}") from None
     chosen = memory_path or (click.get_current_context().find_root().obj or {}).get("memory_path")

@@ -1,6 +1,5 @@
 """`souveraine fork`, `state`, `unit` and `triage`: parallel selves and the workflow."""
 
-import sys
 from pathlib import Path
 
 import click
@@ -10,12 +9,14 @@ from souveraine.cli.common import DefaultGroup, emit, json_option, pass_memory, 
 
 def _text_or_file(value: str) -> str:
     """TEXT|FILE: '-' reads stdin, an existing file is read, anything else is the text itself."""
+    from souveraine.store import given
+
     if value == "-":
-        return sys.stdin.read()
+        return given.stdin()
     path = Path(value)
     if len(value) < 4096 and "\n" not in value and path.is_file():
-        return path.read_text(encoding="utf-8")
-    return value
+        return given.read(value, "the file")
+    return given.text(value, "the text")
 
 
 def _files(values: tuple[str, ...]) -> list[str]:
@@ -352,7 +353,9 @@ def triage_cmd(text, heuristic, memory_path, as_json):
     """
     from souveraine.forks.triage import triage
 
-    message = sys.stdin.read() if text == "-" else text
+    from souveraine.store import given
+
+    message = given.stdin() if text == "-" else given.text(text, "TEXT")
     result = triage(message, None if heuristic else _optional_memory(memory_path))
     emit(result.to_dict(), as_json, lambda d: f"{d['category']}\t{d['reason']}")
 

@@ -173,11 +173,12 @@ def covenant_add(memory, card_file, did, key_entries, project_id, handle, as_jso
     from souveraine.errors import UsageError
     from souveraine.identity import covenants
     from souveraine.identity import did as didkey
+    from souveraine.store import given
 
     if card_file and (did or key_entries or project_id):
         raise UsageError("give --card FILE or --did/--key/--project, not both")
     if card_file:
-        card = covenants.parse_card(sys.stdin.read()) if card_file == "-" else covenants.read_card(card_file)
+        card = covenants.parse_card(given.stdin("the card")) if card_file == "-" else covenants.read_card(card_file)
         handle = handle or card["handle"]
         did, keys, project_id = card["did"], card["keys"], card["project_id"]
     else:
@@ -267,10 +268,9 @@ def witness_sign(memory, memory_id, tier, content_sha256, text_file, subject, ha
 
     text = None
     if text_file:
-        try:
-            text = sys.stdin.read() if text_file == "-" else open(text_file, encoding="utf-8").read()
-        except OSError as exc:
-            raise UsageError(f"cannot read the text {text_file}: {exc.strerror}") from None
+        from souveraine.store import given
+
+        text = given.read_or_stdin(text_file, "the text")
     if not content_sha256 and text is None:
         raise UsageError("give --content-sha256 (as the owner sent it) or --text FILE (the text you read), or both")
     attestation = witness.sign(memory, memory_id=memory_id, tier=tier, content_sha256=content_sha256,
@@ -293,15 +293,13 @@ def witness_verify(attestation_file, text_file, as_json):
         souveraine witness verify att.json --text memory.txt
     """
     from souveraine.cli.memories import _attestations
-    from souveraine.errors import UsageError
     from souveraine.identity import witness
 
     text = None
     if text_file:
-        try:
-            text = open(text_file, encoding="utf-8").read()
-        except OSError as exc:
-            raise UsageError(f"cannot read the text {text_file}: {exc.strerror}") from None
+        from souveraine.store import given
+
+        text = given.read(text_file, "the text")
     results = [witness.verify_file(a, text) for a in _attestations([attestation_file])]
     emit(results[0] if len(results) == 1 else results, as_json,
          lambda r: "\n".join(f"{x['attestation_id'][:12]}  {'valid' if x['valid'] else 'INVALID'}  {x['attester_did']}"

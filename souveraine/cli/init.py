@@ -11,7 +11,7 @@ from souveraine.cli.common import emit, json_option, say
 @click.argument("path", required=False, type=click.Path(file_okay=False, path_type=Path))
 @click.option("--identity", default="", metavar="NAME", help="The agent's identity handle, recorded in souveraine.toml.")
 @click.option("--name", default="", help="A human name for the memory (default: the folder's name).")
-@click.option("--adopt", is_flag=True, help="Add the layout around an existing Markdown or Obsidian vault, changing no note.")
+@click.option("--adopt", is_flag=True, help="Add the layout around an existing Markdown or Obsidian vault, changing no note; refused, naming the files, when it holds private key material.")
 @click.option("--force", is_flag=True, help="On an existing memory: restore missing layout files and hooks (never overwrites).")
 @click.option("--from-project", "from_project", metavar="REPO", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Describe the code repository REPO in system/project/ (languages, layout, commit conventions), as a second commit.")

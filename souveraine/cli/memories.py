@@ -1,12 +1,11 @@
 """`remember`, `elevate`, `attest`, `attest-bytes`, `why`, `forget`, `visibility`: memories and their tiers."""
 
-import sys
-
 import click
 
 from souveraine.cli.common import emit, json_option, pass_memory
 
 TIER = click.Choice(["foundational", "constitutive"])
+ATTESTATION_BYTES = 1024 * 1024    # a signed JSON object of a few hundred bytes
 
 
 @click.command(name="remember")
@@ -38,8 +37,9 @@ def remember_cmd(memory, text, handle, agent_id, key, visibility, source, to, as
 
     if handle and agent_id:
         raise UsageError("give --identity or --agent-id, not both")
-    if text == "-":
-        text = sys.stdin.read()
+    from souveraine.store import given
+
+    text = given.stdin() if text == "-" else given.text(text, "TEXT")
     if to is not None:
         from souveraine.care.rules import remember_to
 
@@ -196,16 +196,13 @@ def visibility_cmd(memory, memory_id, visibility, as_json):
 
 
 def _attestations(files) -> list[dict]:
-    from souveraine.errors import UsageError
     from souveraine.identity import witness
+
+    from souveraine.store import given
 
     found = []
     for source in files:
-        try:
-            text = sys.stdin.read() if source == "-" else open(source, encoding="utf-8").read()
-        except OSError as exc:
-            raise UsageError(f"cannot read the attestation {source}: {exc.strerror}") from None
-        found += witness.from_json(text, source)
+        found += witness.from_json(given.read_or_stdin(source, "the attestation", ATTESTATION_BYTES), source)
     return found
 
 

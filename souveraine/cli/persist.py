@@ -106,4 +106,6 @@ def _stdin() -> str:
     stream = sys.stdin
     if stream is None or stream.isatty():
         raise UsageError("nothing to persist: give --assistant TEXT (and --user TEXT), JSON on stdin, or --claude-code")
-    return stream.read()
+    from souveraine.store import given
+
+    return given.stdin()

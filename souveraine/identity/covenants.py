@@ -8,10 +8,8 @@ statement the earlier key signed (``rotations``). The laws refuse any other chan
 covenants are only added, revoked (or renewed), and extended by rotations.
 """
 
-import json
 from dataclasses import dataclass, field
 from functools import lru_cache
-from pathlib import Path
 
 from souveraine.errors import Refused, UsageError
 from souveraine.identity import did as didkey
@@ -115,16 +113,16 @@ def all_covenants(memory: Memory) -> list[Covenant]:
 
 def read_card(source: str) -> dict:
     """A card as ``identity export`` prints it, from a file path or '-' text already read."""
-    try:
-        text = Path(source).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise UsageError(f"cannot read the card {source}: {exc.strerror}") from None
-    return parse_card(text)
+    from souveraine.store import given
+
+    return parse_card(given.read(source, "the card", 1024 * 1024))
 
 
 def parse_card(text: str) -> dict:
+    from souveraine.store import given
+
     try:
-        card = json.loads(text)
+        card = given.json_value(text, "the card")
         keys = {str(k["id"]): didkey.public_key(str(k["public_key"])) for k in card["keys"]}
         return {"handle": str(card.get("handle", "")), "did": str(card["did"]), "keys": keys,
                 "project_id": str(card["project_id"]), "rotations": [str(r) for r in card.get("rotations") or []]}

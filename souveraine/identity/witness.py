@@ -9,7 +9,6 @@ so the receipt cannot be stripped: without its grant the signature no longer ver
 import base64
 import binascii
 import hashlib
-import json
 import re
 
 from souveraine.errors import Refused, UsageError
@@ -164,8 +163,10 @@ def parse(data) -> dict:
 
 def from_json(text: str, source: str = "the attestation") -> list[dict]:
     """Attestations from JSON text: one object, or a list of them."""
+    from souveraine.store import given
+
     try:
-        data = json.loads(text)
+        data = given.json_value(text, source)
     except ValueError:
         raise UsageError(f"{source} is not JSON; give the file 'souveraine witness sign' printed",
                          code="bad_attestation") from None

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from souveraine.errors import Refused
 from souveraine.recall import sources
-from souveraine.store import clock, git
+from souveraine.store import clock, confine, git
 from souveraine.store.memory import Memory
 
 FILE = "index.sqlite"
@@ -382,9 +382,8 @@ def _stale(memory: Memory, conn: sqlite3.Connection, paths: set[str]) -> bool:
     """Whether any of these files differs from what the index read."""
     for relpath in paths:
         known = _known(conn, relpath)
-        try:
-            stat = (memory.root / relpath).stat()
-        except OSError:
+        stat = confine.stat(memory.root, memory.root / relpath)
+        if stat is None:
             if known is not None:
                 return True
             continue
@@ -473,10 +472,7 @@ def _apply(memory: Memory, conn: sqlite3.Connection, paths: list[str], update: U
         if not sources.indexed(relpath):
             continue
         full = memory.root / relpath
-        try:
-            stat = full.stat()
-        except OSError:
-            stat = None
+        stat = confine.stat(memory.root, full)      # a link out of the memory is never read
         known = _known(conn, relpath) if skip_unchanged else None
         if stat is not None and known == (stat.st_size, stat.st_mtime_ns):
             continue

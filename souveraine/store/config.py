@@ -4,6 +4,7 @@ Every key has a default and a line of documentation here; docs/CONFIG.md is gene
 from this table. A wrong type or an unknown key is one ConfigError naming file and key.
 """
 
+import math
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,14 +18,15 @@ class Key:
     type: type | tuple[type, ...]
     default: Any
     doc: str
+    positive: bool = False     # a number that must be above 0 (it divides)
 
 
 def _model_keys() -> dict[str, Key]:
     return {
-        "context_limit": Key(int, 200_000, "the model's context window, in tokens"),
+        "context_limit": Key(int, 200_000, "the model's context window, in tokens (above 0)", positive=True),
         "archivist_threshold": Key(float, 0.7, "context pressure (0–1) at which the archivist compresses"),
         "archivist_interval": Key(int, 100, "messages between archivist runs, whatever the pressure"),
-        "chars_per_token": Key(float, 4.0, "offline token estimate: characters per token"),
+        "chars_per_token": Key(float, 4.0, "offline token estimate: characters per token (above 0)", positive=True),
         "wake_share": Key(float, 0.1, "share of the context window a wake may fill"),
         "tokenizer": Key(str, "", "optional path to a tokenizer.json for exact counts"),
     }
@@ -190,7 +192,7 @@ def _section(table: dict[str, Any], keys: dict[str, Key], name: str, where: str)
 def _check(value: Any, spec: Key, dotted: str, where: str) -> Any:
     expected = spec.type if isinstance(spec.type, tuple) else (spec.type,)
     if float in expected and isinstance(value, int) and not isinstance(value, bool):
-        return float(value) if expected == (float,) else value
+        value = float(value) if expected == (float,) else value
     if isinstance(value, bool) and bool not in expected:
         ok = False
     else:
@@ -200,6 +202,10 @@ def _check(value: Any, spec: Key, dotted: str, where: str) -> Any:
         raise ConfigError(f"{where}: '{dotted}' must be {names}, not {_type_name(type(value))} ({value!r})")
     if isinstance(value, list) and not all(isinstance(item, str) for item in value):
         raise ConfigError(f"{where}: '{dotted}' must be a list of strings")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ConfigError(f"{where}: '{dotted}' must be a finite number, not {value}")
+    if spec.positive and not value > 0:
+        raise ConfigError(f"{where}: '{dotted}' must be above 0, not {value!r}")
     return value
 
 

@@ -282,16 +282,24 @@ def how_to_finish(operation: str) -> str:
     return _FINISH.get(operation, "finish or abort it with git")
 
 
-def index_lock(root: Path) -> tuple[Path, int | None] | None:
+def index_lock(root: Path, settle: bool = True) -> tuple[Path, int | None] | None:
     """git's ``index.lock`` when there is one, and the pid of a live process holding it open
-    (None: no process does, a killed git left it)."""
+    (None: no process does, a killed git left it).
+
+    A lock younger than ``_FRESH`` that no process holds may be a git just starting: with
+    ``settle``, wait until it is that old and look again, so that what a kill left a moment
+    ago is still told apart from a live git (-1 without ``settle``)."""
     lock = git_dir(root) / "index.lock"
     try:
         before = lock.stat()
     except OSError:
         return None
     holder = _holder(lock)
-    if holder is None and time.time() - before.st_mtime < _FRESH:
+    age = time.time() - before.st_mtime
+    if holder is None and 0 <= age < _FRESH:
+        if settle:
+            time.sleep(_FRESH - age)
+            return index_lock(root, settle=False)
         holder = -1    # just made: its git may not have opened it yet as we looked
     return lock, holder
 

@@ -13,6 +13,7 @@ whose role is ``reflection``. docs/FORMATS.md is the reference for this format.
 """
 
 import hashlib
+import os
 import re
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -77,8 +78,29 @@ def block_id(at: datetime, role: str, text: str, session: str | None, taken: set
 def render(at: datetime, role: str, text: str, session: str | None, block: str) -> str:
     """One turn as it is appended to the day file."""
     where = f" · session `{session}`" if session else ""
-    body = text.replace("\r\n", "\n").strip("\n")
+    body = _escape(text.replace("\r\n", "\n").strip("\n"))
     return f"\n## {at:%H:%M:%S} · {role}{where}\n\n{body}\n\n^{block}\n"
+
+
+def _shaped(line: str) -> bool:
+    """A line the parser would take for a turn's heading or block id, once its leading
+    backslashes are gone."""
+    bare = line.lstrip("\\")
+    return bool(_HEADING.match(bare) or _BLOCK.match(bare))
+
+
+def _escape(body: str) -> str:
+    """Words that look like a turn's heading or block id get one more leading backslash, so
+    the day reads back as exactly the turns given (Markdown shows ``\\##`` as ``##``)."""
+    if "## " not in body and "^" not in body:
+        return body
+    return "\n".join("\\" + line if _shaped(line) else line for line in body.split("\n"))
+
+
+def _unescape(body: str) -> str:
+    if "\\" not in body:
+        return body
+    return "\n".join(line[1:] if line.startswith("\\") and _shaped(line) else line for line in body.split("\n"))
 
 
 def block_ids(text: str) -> set[str]:
@@ -102,7 +124,7 @@ def parse(text: str, path: str) -> list[Turn]:
                 break
             j += 1
         block = _BLOCK.match(lines[j]) if j < len(lines) else None
-        body = "\n".join(lines[start + 1:j]).strip("\n")
+        body = _unescape("\n".join(lines[start + 1:j]).strip("\n"))
         hh, mm, ss = (int(x) for x in match[1].split(":"))
         at = datetime(day.year, day.month, day.day, hh, mm, ss)
         turns.append(Turn(block[1] if block else f"line{start + 1}", at, match[2], match[3], body, path, start + 1))
@@ -117,25 +139,33 @@ def read_day(root: Path, relpath: str) -> list[Turn]:
 
 
 def days(root: Path, since: date | None = None, until: date | None = None) -> list[str]:
-    """Journal day files (relative paths), oldest first, optionally within dates."""
-    base = root / ROOT
-    if not base.is_dir():
+    """Journal day files (relative paths), oldest first, optionally within dates; never one
+    reached by a link out of the memory."""
+    from souveraine.store import confine
+
+    real = Path(root).resolve()
+    base = real / ROOT
+    if not base.is_dir() or confine.leads_out(real, base):
         return []
     found = []
-    for year in sorted(p for p in base.iterdir() if p.is_dir() and p.name.isdigit()):
+    for year in sorted(p for p in base.iterdir() if p.is_dir() and p.name.isdigit() and not confine.leads_out(real, p)):
         if since and int(year.name) < since.year or until and int(year.name) > until.year:
             continue
-        for month in sorted(p for p in year.iterdir() if p.is_dir()):
+        for month in sorted(p for p in year.iterdir() if p.is_dir() and not confine.leads_out(real, p)):
             if _outside(int(year.name), month.name, since, until):
                 continue
-            for file in sorted(month.glob("*.md")):
+            try:
+                files = sorted((e.name, e.is_symlink()) for e in os.scandir(month) if e.name.endswith(".md"))
+            except OSError:
+                continue
+            for name, link in files:
                 try:
-                    day = day_of(file.name)
+                    day = day_of(name)
                 except ValueError:
                     continue
-                if (since and day < since) or (until and day > until):
+                if (since and day < since) or (until and day > until) or link and confine.leads_out(real, month / name):
                     continue
-                found.append(f"{ROOT}/{year.name}/{month.name}/{file.name}")
+                found.append(f"{ROOT}/{year.name}/{month.name}/{name}")
     return found
 
 

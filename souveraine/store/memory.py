@@ -5,8 +5,8 @@ from contextlib import contextmanager
 from functools import cached_property
 from pathlib import Path, PurePosixPath
 
-from souveraine.errors import NotAMemory, UsageError
-from souveraine.store import git, layout
+from souveraine.errors import ConfigError, NotAMemory, Refused, UsageError
+from souveraine.store import confine, git, layout
 from souveraine.store.atomic import atomic_append, atomic_write
 from souveraine.store.intent import Intent
 from souveraine.store.lock import locked
@@ -50,18 +50,24 @@ class Memory:
         if rel.is_absolute() or ".." in rel.parts or str(rel) in ("", "."):
             raise UsageError(f"'{relpath}' is not a path inside the memory; give a relative path like 'memories/x.md'")
         full = self.root.joinpath(*rel.parts)
-        try:
-            full.resolve().relative_to(self.root)
-        except ValueError:
-            raise UsageError(f"'{relpath}' leads outside the memory (through a link); refusing") from None
+        if not confine.inside(self.root, full):
+            raise UsageError(f"'{relpath}' leads outside the memory (through a link), or round a loop of links; "
+                             "refusing (doctor lists it)")
         return full
 
     def rel(self, path: Path) -> str:
         return Path(path).resolve().relative_to(self.root).as_posix()
 
-    @property
+    @cached_property
     def cache(self) -> Path:
-        return self.root / CACHE_DIR
+        """``.souveraine/``: the spool, the lock, the caches. A link that takes it out of the
+        memory is refused: turns and locks would be kept somewhere else."""
+        folder = self.root / CACHE_DIR
+        if confine.leads_out(self.root, folder):
+            target = os.path.realpath(folder)
+            raise ConfigError(f"{folder} is a link that leads outside the memory (to {target}); put the folder itself "
+                              f"there ('rm {folder} && mv {target} {folder}')", code="cache_outside")
+        return folder
 
     def exists(self, relpath: str) -> bool:
         return self.path(relpath).exists()
@@ -106,8 +112,11 @@ class Memory:
 
         ``with memory.change("feat(memory): remember x") as change: change.write(...)``.
         The lock is held throughout; ``change.sha`` is the commit (None when nothing changed).
+        Refused, before anything is written, while git has a merge (rebase, cherry-pick,
+        revert) under way: a commit then would carry its conflict markers.
         """
         with self.lock():
+            self.refuse_mid_operation()
             change = Change(self, message)
             try:
                 yield change
@@ -118,6 +127,12 @@ class Memory:
                 change.intent.close()
                 raise
             change.intent.close()
+
+    def refuse_mid_operation(self) -> None:
+        operation = git.in_progress(self.root)
+        if operation:
+            raise Refused(f"a {operation} is in progress in {self.root}; {git.how_to_finish(operation)}, "
+                          "then run this again", code="merge_in_progress")
 
     def _author(self) -> dict[str, str]:
         section = self.config["git"]

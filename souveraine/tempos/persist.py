@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from souveraine.errors import ConfigError, GitError, LockTimeout, NoteError, Refused, UsageError
+from souveraine.errors import SouveraineError, UsageError
 from souveraine.store import clock, git, journal, spool
 from souveraine.store.atomic import atomic_write
 from souveraine.store.memory import Memory
@@ -108,7 +108,7 @@ def _commit(memory: Memory, own: str | None) -> PersistResult:
             if why:
                 return _kept(memory, why)
             result = _drain(memory, own)
-    except (LockTimeout, GitError, Refused, ConfigError, NoteError) as exc:
+    except SouveraineError as exc:   # whatever stops the commit, the exchange is already safe
         return _kept(memory, exc.message)
     due = [name for name, on in (("reflection", result.reflection_due), ("archive", result.archive_due)) if on]
     if due and result.commit:

@@ -47,6 +47,12 @@ class Exchange:
             raise UsageError("the user's text is empty; give what the user said (--user TEXT) or leave it out")
         if self.session is not None and ("`" in self.session or "\n" in self.session or not self.session.strip()):
             raise UsageError(f"'{self.session}' is not a session id; use letters, digits and dashes")
+        from souveraine.store import given
+
+        for what, value in (("the assistant's text", self.assistant), ("the user's text", self.user),
+                            ("the session id", self.session), *(("a tool call", c) for c in self.tool_calls)):
+            if value is not None:
+                given.text(value, what)
         return self
 
 
@@ -246,8 +252,10 @@ def _tool_calls(entries: list[dict], cwd: str | None = None) -> list[str]:
 def _object(text: str, what: str) -> dict:
     if not text or not text.strip():
         raise UsageError(f"{what} is empty; give a JSON object")
+    from souveraine.store import given
+
     try:
-        data = json.loads(text)
+        data = given.json_value(text, what)
     except ValueError as exc:
         raise UsageError(f"{what} is not valid JSON ({exc}); give one JSON object") from None
     if not isinstance(data, dict):

@@ -45,7 +45,9 @@ def _folder_entries(memory: Memory, folder: str, kind: str) -> list[dict]:
     base = memory.root / folder
     if not base.is_dir():
         return []
-    children = sorted(e for e in os.listdir(base) if not e.startswith("."))
+    from souveraine.store import confine
+
+    children = sorted(e for e in os.listdir(base) if not e.startswith(".") and not confine.leads_out(memory.root, base / e))
     out = []
     for name in children[:ON_DEMAND_CAP]:
         relpath = f"{folder}/{name}"

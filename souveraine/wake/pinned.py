@@ -4,7 +4,7 @@ Each file comes without its frontmatter; its title becomes the part's heading an
 headings shift under it, so the wake keeps one clean outline.
 """
 
-from souveraine.store import layout, notes
+from souveraine.store import confine, layout, notes
 from souveraine.store.memory import Memory
 from souveraine.wake.document import CUT_STATE, CUT_SYNTHESIZED, CUT_SYSTEM, Part
 from souveraine.wake.foundations import body
@@ -57,9 +57,14 @@ def _unwritten(memory: Memory, relpath: str) -> bool:
     return template is not None and body(memory.read_text(relpath)).strip() == body(template).strip()
 
 
+def _rel(memory: Memory, path) -> str:
+    """The path as found, not where a link inside the memory leads."""
+    return path.relative_to(memory.root).as_posix()
+
+
 def pinned_paths(memory: Memory) -> list[str]:
     folder = memory.root / "system"
-    found = sorted(memory.rel(p) for p in folder.rglob("*.md")) if folder.is_dir() else []
+    found = sorted(_rel(memory, p) for p in folder.rglob("*.md") if confine.inside(memory.root, p)) if folder.is_dir() else []
     skip = {INNER_VOICE, STATE, EFFECTIVE}
     found = [p for p in found if p not in skip and not p.startswith(SYNTHESIZED)]
     rank = {p: next(n for n, lead in enumerate(PINNED_ORDER) if p == lead or (lead.endswith("/") and p.startswith(lead)))
@@ -69,7 +74,7 @@ def pinned_paths(memory: Memory) -> list[str]:
 
 def synthesized(memory: Memory, view: Viewport) -> list[Part]:
     folder = memory.root / SYNTHESIZED
-    paths = sorted(memory.rel(p) for p in folder.glob("*.md")) if folder.is_dir() else []
+    paths = sorted(_rel(memory, p) for p in folder.glob("*.md") if confine.inside(memory.root, p)) if folder.is_dir() else []
     out = []
     for n, relpath in enumerate(paths):
         part = _file_part(memory, "synthesized", relpath, view, 3)

@@ -65,6 +65,15 @@ def test_a_stale_index_lock_is_removed_and_the_turn_committed(invoke, memory):
     assert_clean(memory.root)
 
 
+def test_an_index_lock_a_kill_left_a_moment_ago_is_told_apart_and_removed(invoke, memory):
+    lock = memory.root / ".git" / "index.lock"
+    lock.write_text("")        # fresh: for two seconds it could be a git just starting
+    done = invoke("persist", "--user", "x", "--assistant", "y")
+    assert (done.exit_code, done.stderr) == (0, "")
+    assert not lock.exists() and texts(memory) == ["x", "y"]
+    assert_clean(memory.root)
+
+
 def test_an_index_lock_a_live_process_holds_keeps_the_turn(invoke, memory):
     lock = memory.root / ".git" / "index.lock"
     holder = holding("import sys,time; f=open(sys.argv[1],'w'); print('held', flush=True); time.sleep(30)", str(lock))
