@@ -212,9 +212,10 @@ def slow_model(runs: int = 5) -> dict:
 OPERATIONS = ("persist", "remember", "reflect", "archive", "defrag", "integrate")
 
 
-def crash(trials: int = 300, seed: int = 1, progress: bool = False) -> dict:
+def crash(trials: int = 300, seed: int = 1, progress: bool = False, partial: str = "") -> dict:
     """``trials`` kills (SIGKILL to the process group) of a real command at a random moment
-    in 0–1500 ms, each followed by the next command (a persist) and the checks."""
+    in 0–1500 ms, each followed by the next command (a persist) and the checks. ``partial``:
+    a file the figures so far are written to after each trial."""
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory(prefix="souveraine-crash-") as scratch:
         tmp = Path(scratch)
@@ -268,6 +269,8 @@ def crash(trials: int = 300, seed: int = 1, progress: bool = False) -> dict:
                 figures["needed_manual_repair"] += 1
                 problems.append(f"trial {n} ({op}, killed={killed}): {found['what'][:3]} {after.stderr.strip()[-200:]}")
                 souveraine(root, env, "doctor", "--fix")
+            if partial:
+                Path(partial).write_text(json.dumps({**figures, "turns_owed": len(owed), "problems": problems[:10]}, indent=2))
             if progress:
                 print(f"\r{n + 1}/{trials} {op:9} killed={killed!s:5} owed={len(owed)}", end="", file=sys.stderr, flush=True)
         if progress:
@@ -382,6 +385,7 @@ def main(argv=None) -> None:
     parser.add_argument("--trials", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--progress", action="store_true")
+    parser.add_argument("--partial", default="", metavar="FILE", help="crash: write the figures so far here after each trial")
     parser.add_argument("--json", action="store_true")
     options = parser.parse_args(argv)
     figures = {}
@@ -390,7 +394,7 @@ def main(argv=None) -> None:
     if options.part in ("concurrency", "all"):
         figures["concurrency"] = concurrency(options.agents, options.persists, options.recalls)
     if options.part in ("crash", "all"):
-        figures["crash"] = crash(options.trials, options.seed, options.progress)
+        figures["crash"] = crash(options.trials, options.seed, options.progress, options.partial)
     print(json.dumps(figures, indent=2))
 
 

@@ -4,7 +4,8 @@ Usage: python bench/fold.py [--half dev|held-out|both] [--show-errors]
 
 bench/data/fold.tsv: 138 turns labelled 1 (a feeling, a decision, a surprise: a turning
 point) or 0 (thanks, acknowledgement, plain information, a question); even lines are the
-development half, odd lines the held-out half. A turn is judged a turning point when
+development half, odd lines the held-out half; bench/data/fold-development.tsv, a second
+batch written later to tune on, is all development. A turn is judged a turning point when
 ``extractive.turning`` gives it at least reflect.FOLD_AT, as the Fold does.
 """
 
@@ -16,13 +17,18 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 DATA = Path(__file__).resolve().parent / "data" / "fold.tsv"
+DEVELOPMENT = DATA.with_name("fold-development.tsv")
 HALVES = ("dev", "held-out")
 
 
+def _rows(path: Path) -> list[list[str]]:
+    with open(path, encoding="utf-8", newline="") as handle:
+        return [r for r in csv.reader(handle, delimiter="\t", quoting=csv.QUOTE_NONE) if r and not r[0].startswith("#")]
+
+
 def labelled(half: str) -> list[tuple[bool, str]]:
-    with open(DATA, encoding="utf-8", newline="") as handle:
-        rows = [r for r in csv.reader(handle, delimiter="\t", quoting=csv.QUOTE_NONE) if r and not r[0].startswith("#")]
-    return [(label == "1", text) for i, (label, text) in enumerate(rows) if i % 2 == HALVES.index(half)]
+    rows = [(label == "1", text) for i, (label, text) in enumerate(_rows(DATA)) if i % 2 == HALVES.index(half)]
+    return rows + ([(label == "1", text) for label, text in _rows(DEVELOPMENT)] if half == "dev" else [])
 
 
 def measure(half: str) -> dict:

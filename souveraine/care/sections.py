@@ -2,14 +2,16 @@
 
 A note is overgrown when it is too large, or when it holds many sections that share almost
 no words — a dumping ground of unrelated things that each deserve a note of their own.
+Headings are read by CommonMark (``language.markdown``): a "# comment" in a fenced block is
+no heading, "Title" over "=====" is one.
 """
 
 import re
 from dataclasses import dataclass
 from itertools import combinations
 
-_HEADING = re.compile(r"^(#{1,6})[ \t]+(.+?)[ \t#]*$")
-_FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})")
+# No line that could be a heading (ATX or setext): the body is not parsed at all.
+_MAYBE_HEADING = re.compile(r"^[ \t]{0,3}(?:#{1,6}(?:[ \t]|$)|=+[ \t]*$|-+[ \t]*$)", re.MULTILINE)
 _WORD = re.compile(r"[^\W\d_]{4,}")
 MANY_SECTIONS = 8
 UNRELATED = 0.08   # mean pairwise overlap of sections' words below which they are unrelated
@@ -39,25 +41,16 @@ class Cut:
 
 def headings(body: str) -> list[tuple[int, str, int]]:
     """(level, title, line index) of each heading outside fenced code."""
-    found, fence = [], None
-    for i, line in enumerate(body.split("\n")):
-        opened = _FENCE.match(line)
-        if fence is None and opened:
-            fence = opened[1][0]
-            continue
-        if fence is not None:
-            if line.strip().startswith(fence * 3) and not line.strip().strip(fence):
-                fence = None
-            continue
-        match = _HEADING.match(line)
-        if match:
-            found.append((len(match[1]), match[2], i))
-    return found
+    if not _MAYBE_HEADING.search(body):
+        return []
+    from souveraine.language import markdown
+
+    return [(h.level, h.text, h.line) for h in markdown.headings(body)]
 
 
 def cut(body: str) -> Cut:
     """The body cut at the highest heading level that occurs at least twice (a lone H1 is a title)."""
-    marks = headings(body)
+    marks = headings(body) if _candidates(body) >= 2 else []
     levels = sorted({level for level, _, _ in marks})
     level = next((l for l in levels if sum(1 for m in marks if m[0] == l) >= 2), None)
     if level is None:
@@ -83,10 +76,17 @@ def overlap(sections: tuple[Section, ...] | list[Section]) -> float:
 
 def unrelated(body: str) -> int:
     """How many unrelated sections the body holds; 0 when it is not a dumping ground of them."""
+    if _candidates(body) < MANY_SECTIONS:     # fewer lines that could be headings: no parse needed
+        return 0
     sections = cut(body).sections
     if len(sections) < MANY_SECTIONS or overlap(sections) >= UNRELATED:
         return 0
     return len(sections)
+
+
+def _candidates(body: str) -> int:
+    """How many lines could be headings: never fewer than the headings CommonMark finds."""
+    return len(_MAYBE_HEADING.findall(body))
 
 
 def words(text: str) -> set[str]:

@@ -9,7 +9,6 @@ import hashlib
 import json
 import re
 import unicodedata
-import uuid
 
 from souveraine.errors import Refused, UsageError
 from souveraine.store import clock, notes
@@ -126,6 +125,8 @@ def new_note(text: str, *, identity_id: str = "", key: str = "", visibility: str
         raise UsageError(f"visibility must be public or private, not '{visibility}'")
     if split(text)[1] is not None:
         raise UsageError(f"the text ends with an '{ATTESTATIONS}' section, which only the witness writes; remove it")
+    import uuid
+
     memory_id = memory_id or str(uuid.uuid4())
     created = created or clock.now().replace(microsecond=0)
     body = canonical(text)

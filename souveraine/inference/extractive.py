@@ -66,7 +66,10 @@ _TURN = re.compile(
     r"after\s+all|realised|realized|didn't\s+expect|did\s+not\s+expect|big\s+news|breaking|oh\s+no|fell\s+through|"
     r"fired|pregnant|died|dead|passed|engaged|wedding|divorce|splitting\s+up|moving|adopting|promotion|funeral|"
     r"cancer|diagnos\w*|rejected|refused|lost|accepted|booked|finished|happening|the\s+first\s+time|for\s+a\s+year|"
-    r"never\s+forget|in\s+years|i\s+can't\s+do\s+this)\b", re.IGNORECASE)
+    r"never\s+forget|in\s+years|i\s+can't\s+do\s+this|broke\s+up|breaking\s+up|dropp(?:ed|ing)\s+out|quitting|"
+    r"finally|never\s+thought|(?:it's|it\s+is|we're)\s+over|all\s+along|i\s+was\s+wrong|first\s+day|last\s+day|"
+    r"day\s+one|(?:breathe|smile|sleep)\s+again|for\s+good|gave\s+(?:the\s+job|it)\s+to|got\s+the\s+(?:job|grant|place))\b",
+    re.IGNORECASE)
 _ACKNOWLEDGED = re.compile(
     r"^\W*(?:(?:yes|yeah|yep|no|nope|ok(?:ay)?|sure|fine|right|great|perfect|lovely|cool|nice|noted|agreed|alright|"
     r"thanks?(?:\s+(?:so\s+much|a\s+lot|you|again))*|thank\s+you(?:\s+so\s+much)?|cheers|glad|love|sounds|got|good|"
@@ -181,7 +184,8 @@ def _capitalised_runs(sentence: str, seen_lower: set[str], openers: bool = True)
         if run and not joined:
             runs.append(run)
             run = []
-        if _is_name_word(token, i == 0, seen_lower) and (openers or i > 0):
+        after = matches[i + 1][0] if i + 1 < len(matches) else ""
+        if _is_name_word(token, i == 0, seen_lower, after) and (openers or i > 0):
             run.append(token)
         elif run and token in PARTICLES and _name_follows(matches, i + 1, seen_lower):
             run.append(token)
@@ -201,7 +205,7 @@ def _name_follows(matches: list, start: int, seen_lower: set[str]) -> bool:
     return False
 
 
-def _is_name_word(token: str, opens: bool, seen_lower: set[str]) -> bool:
+def _is_name_word(token: str, opens: bool, seen_lower: set[str], after: str = "") -> bool:
     if not token[:1].isupper() or len(token) < 2:
         return False
     folded = token.casefold()
@@ -219,19 +223,11 @@ def _is_name_word(token: str, opens: bool, seen_lower: set[str]) -> bool:
         return True
     from souveraine.language import names
 
-    if names.is_given(token):
-        return folded not in names.AMBIGUOUS
-    return not (folded in seen_lower or _COMMON_ENDING.search(folded) or folded in _common_english())
+    if names.is_given(token):       # "Octave says…" names someone; "Will we…" does not
+        return not names.ambiguous(token) or names.acts(after)
+    from souveraine.language import lexicon
 
-
-@lru_cache(maxsize=1)
-def _common_english() -> frozenset[str]:
-    """About a thousand everyday English words (Faker's en_US word list), none of them a name."""
-    try:
-        from faker.providers.lorem.en_US import Provider
-    except ImportError:
-        return frozenset()
-    return frozenset(w.casefold() for w in Provider.word_list)
+    return not (folded in seen_lower or _COMMON_ENDING.search(folded) or folded in lexicon.english_words())
 
 
 def significant(name: str) -> list[str]:
@@ -297,9 +293,13 @@ def turning(text: str) -> float:
     tokens = [t.casefold() for t in TOKEN.findall(plain)]
     if not tokens:
         return 0.0
+    from souveraine.language import lexicon
+
+    strong = lexicon.feelings()
     raw = (plain.count("!") + 0.3 * plain.count("?") + plain.count("**") / 2
            + 0.5 * sum(1 for t in TOKEN.findall(plain) if len(t) > 2 and t.isupper() and t.isalpha())
            + 1.5 * sum(1 for t in tokens if t in FEELINGS)
+           + 1.0 * sum(1 for t in tokens if t in strong and t not in FEELINGS)
            + 1.2 * len(_TURN.findall(plain)))
     if plain.rstrip().endswith("?") and not any(t in FEELINGS for t in tokens):
         raw *= 0.3

@@ -49,7 +49,7 @@ _NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 
             "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20,
             "thirty": 30, "a couple of": 2, "a couple": 2, "couple of": 2, "a few": 3, "few": 3, "several": 4}
 
-_WD = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|wed|thu(?:rs?)?|fri|sat|sun)"
+_WD = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|mon|tues?|weds?|thu(?:rs?)?|fri|sat|sun)"
 _MON = (r"(?:january|february|march|april|may|june|july|august|september|october|november|december"
         r"|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)")
 _ORD = r"(?:[0-3]?\d)(?:st|nd|rd|th)?"
@@ -103,7 +103,7 @@ def find(text: str, now: datetime, *, prefer: str = "future", context: str | Non
     low = _lower(text)
     found = _scan(low, text, now, prefer)
     found = _anchored(found, low, text, now, prefer, context, hours=False)
-    found = _with_times(found, low, text, now)
+    found = _with_times(found, low, text, now, prefer)
     found = _anchored(found, low, text, now, prefer, context, hours=True)
     if thorough:
         found = _thorough(found, text, now, prefer)
@@ -137,7 +137,7 @@ def _rules():
         (rf"(?:the )?day after tomorrow", _day_after_tomorrow),
         (rf"(?:the )?day before yesterday", _day_before_yesterday),
         (rf"(?:(?:on|this|next|last|coming|this coming|past|by|until|till|before|after) )?{_WD}\.?"
-         rf"(?:,? (?:the )?{_ORD}(?: of)?(?: {_MON}\.?)?(?:,? {_YEAR})?)?(?:'s)?", _weekday),
+         rf"(?:,? (?:the )?{_ORD}(?: of)?(?: {_MON}\.?)?(?:,? {_YEAR})?| (?:of )?(?:next|this) week)?(?:'s)?", _weekday),
         (rf"(?:the )?{_ORD} (?:of )?{_MON}\.?(?:,? {_YEAR})?|{_MON}\.? (?:the )?{_ORD}(?:,? {_YEAR})?"
          rf"|{_MON}\.? {_YEAR}", _day_month),
         (rf"\d{{4}}-\d\d-\d\d(?:[t ](?:[01]\d|2[0-3]):[0-5]\d)?", _iso),
@@ -150,7 +150,7 @@ def _rules():
         (r"(?:this|next|last|the coming|the past|the following|the previous|coming|past) "
          r"(?:week|weekend|month|year)|(?:over |this |the )?weekend", _this_next_last),
         (r"later (?:this|next) (?:week|month)|later today", _later),
-        (rf"(?:in|within|after) (?:the next )?{_NUM} {_UNIT}|{_NUM} {_UNIT} (?:from (?:now|today|tomorrow))"
+        (rf"(?:in|within|after) (?:the next )?{_NUM} {_UNIT}|{_NUM} {_UNIT} (?:from (?:now|today|tomorrow)|today|tomorrow)"
          r"|in a fortnight|within the hour|in an hour", _in),
         (rf"{_NUM} {_UNIT} ago", _ago),
         (rf"(?:in |by |since |until |from |before |after |during )?{_MON}(?: {_YEAR})?", _month),
@@ -212,7 +212,7 @@ def _strip_lead(phrase: str) -> tuple[str, str]:
 def _weekday_index(word: str) -> int | None:
     word = word.rstrip(".")
     for i, name in enumerate(WEEKDAYS):
-        if name.startswith(word[:3]) and (word == name or len(word) <= 5 and name.startswith(word)):
+        if name.startswith(word[:3]) and (word == name or len(word) <= 5 and (name.startswith(word) or word == "weds")):
             return i
     return None
 
@@ -220,10 +220,14 @@ def _weekday_index(word: str) -> int | None:
 def _weekday(phrase: str, now: datetime, prefer: str, written: str):
     lead, rest = _strip_lead(phrase)
     rest = rest.removesuffix("'s")
+    week = re.search(r" (?:of )?(next|this) week$", rest)          # "Weds next week" is "next Weds"
+    if week:
+        lead, rest = lead if week[1] == "this" else "next", rest[:week.start()]
     word = re.match(r"[a-z]+", rest)[0]
-    if len(word) < 6 and not lead and not re.search(r"\d", rest):
+    plain = word in ("tues", "weds", "thur", "thurs")               # no everyday word: lower case will do
+    if len(word) < 6 and not lead and not re.search(r"\d", rest) and not plain:
         return None   # "sat", "sun", "wed", "mar" without "on"/"next"… are everyday words
-    if len(word) < 6 and not written[len(phrase) - len(rest):][:1].isupper():
+    if len(word) < 6 and not plain and not written[len(phrase) - len(rest):][:1].isupper():
         return None
     dated = re.search(rf"({_ORD})(?: of)?(?: ({_MON})\.?)?(?:,? ({_YEAR}))?$", rest)
     if dated and dated[1][0].isdigit():
@@ -463,7 +467,7 @@ def _in(phrase: str, now: datetime, prefer: str, written: str):
     if count is None:
         return None
     base = now
-    if "from tomorrow" in phrase:
+    if phrase.endswith("tomorrow"):
         base = now + timedelta(days=1)
     step, grain = _delta(count, match[2])
     moment = base + step if isinstance(step, timedelta) else _shift_months(base, step)
@@ -548,7 +552,7 @@ def _part(day: date, part: str):
 
 # -- times of day, joined to the day they belong to ------------------------------------
 
-def _with_times(found: list[Mention], low: str, text: str, now: datetime) -> list[Mention]:
+def _with_times(found: list[Mention], low: str, text: str, now: datetime, prefer: str = "future") -> list[Mention]:
     times = [m for m in _TIME.finditer(low)
              if not any(f.start <= m.start() < f.end or m.start() <= f.start < m.end() for f in found)]
     if not times:
@@ -569,7 +573,8 @@ def _with_times(found: list[Mention], low: str, text: str, now: datetime) -> lis
         else:
             day = now.date()
             begins, ends, grain = _at(day, clock)
-            if ends <= now and grain == "minute":
+            # "at 9" said at 21:10, or "in the morning" said in the evening: the next one
+            if ends <= now and (grain == "minute" or grain == "part" and prefer == "future"):
                 begins, ends, grain = _at(day + timedelta(days=1), clock)
             out.append(Mention(text[match.start():match.end()], match.start(), match.end(), begins, ends, grain))
     return sorted(out, key=lambda m: m.start)

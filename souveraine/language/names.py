@@ -7,21 +7,20 @@ A capitalised run of words (Unicode letters, through the ``regex`` module: "Sør
 - a link to ``people/…`` (the alias, or the note's name) — always;
 - a title before it (Dr., Mrs., Prof., Uncle, Aunt…);
 - a name the memory already knows as a person (``known``);
-- its first word is a given name — one of the ~31,000 first names, from 86 locales, that
-  Faker ships — and not one that is also a common word ("May", "Will", "Mark") unless
-  something else says so;
+- its first word is a given name — one of the ~24,000 first names, from 86 locales, that
+  Faker ships (souveraine/language/data/, read by ``lexicon``) — and not one that is also
+  an everyday word ("May", "Will", "Brain", "Said") unless something else says so;
 - what surrounds it: a relation before it ("my neighbour", "met", "ask", "called"), or a
   person's verb after it ("said", "is my", "wants", "lent").
 
 A possessive is not part of the name; a place or an organisation ("Mill Road", "the
-Crown") is not a person. The first names are read from Faker once per install and kept in the user's cache
-(~/.cache/souveraine/), so persist does not pay for importing Faker.
+Crown", "Rua da Prata", "Amsterdam" — GeoNames' countries and cities, by ``lexicon``) is not
+a person, nor is a lone everyday word that is no one's given name ("Payroll runs"). A text with no capitalised word that could be a name costs a
+scan with the standard library: neither ``regex`` nor the list of names is loaded.
 """
 
-import os
+import re
 from dataclasses import dataclass
-from functools import lru_cache
-from pathlib import Path
 
 _WORD = (r"\p{Lu}(?:[\p{Ll}\p{M}]+|(?=['’]\p{Lu}))(?:\p{Lu}[\p{Ll}\p{M}]+)?"
          r"(?:['’]\p{Lu}[\p{Ll}\p{M}]+|-\p{L}[\p{Ll}\p{M}]+)*")
@@ -29,7 +28,8 @@ _PARTICLE = r"(?:de|da|do|dos|das|du|van|von|der|den|la|le|bin|ibn|al|el|y|di|de
 TITLES = ("dr", "dr.", "doctor", "mr", "mr.", "mrs", "mrs.", "ms", "ms.", "mx", "mx.", "prof", "prof.", "professor",
           "sir", "dame", "lady", "lord", "mme", "mme.", "madame", "mlle", "monsieur", "herr", "frau", "señor", "señora",
           "sr.", "sra.", "uncle", "aunt", "auntie", "grandma", "grandpa", "granny", "grandad", "cousin", "great-aunt",
-          "great-uncle", "nana", "nonna", "abuela", "abuelo", "tante", "oncle")
+          "great-uncle", "nana", "nonna", "abuela", "abuelo", "tante", "oncle", "dona", "dom", "senhor", "senhora",
+          "don", "doña", "signora", "signor", "tia", "tio", "tío", "tía", "oma", "opa", "nonno", "avó", "avô")
 # Given names that are also everyday words: a person only when something else says so.
 AMBIGUOUS = frozenset("""
 may will rose mark bill joy grace hope faith art jack frank sue pat rob bob dawn summer autumn june april august
@@ -51,16 +51,40 @@ _PLACE_AFTER = frozenset("""
 street st road rd lane avenue ave way close drive square place park hall school college university hospital clinic
 station airport bank church chapel café cafe bar pub inn hotel museum gallery library market centre center gardens
 house office club team inc ltd llc co corp company group foundation institute council river bay beach island mountain
+line lines motors motor garage cars bakery pharmacy restaurant bistro kitchen shop store stores mall cinema theatre
+theater studio studios gym salon spa grill deli surgery supermarket airlines airways express times post news radio
 """.split())
+# A run after one of these is a work — a book, a film, a song, a game — not a person.
+_WORK_BEFORE = frozenset("reading read reread watched watching rewatched streaming playing played listening humming".split())
+# What a business or a place does, not a person: "Mercedes is closed on Sundays".
+_SHUT = frozenset("closed open shut sold suspended".split())
+# "Georgia from accounts", "Mark from work": someone of a place of work, school or home.
+_FROM_GROUP = frozenset("""
+work accounts hr it sales marketing legal finance support reception school church choir class upstairs downstairs
+next the
+""".split())
+
 # A name that opens a sentence and is followed by one of these is a place more often than a person.
 _PLACE_WORDS = frozenset({"in", "at", "on", "near", "by", "from", "to", "for", "airport", "station"})
+# The first word of a street, a saint's place, a landmark or a foreign title ("Rua da Prata", "São
+# Miguel", "St Chad's", "Le Petit Jardin"): the run names a place or a thing, not a person.
+_PLACE_START = frozenset("""
+rua avenida av praça largo travessa calçada estrada beco rue boulevard calle carrer plaza paseo piazza via viale
+strasse straße platz são sao santa santo san sant saint st st. ste mount mt lake loch cape fort port porto
+le la les el il lo los las
+""".split())
+# Before a place a person is rarely named: "in Braga", "from Bergen", "visiting Sofia".
+_PLACE_BEFORE = frozenset("in at near around across through via from into outside towards visit visiting visited".split())
 # ... and one followed by a subject pronoun opens a question ("Can you…", "Do we…"), not a name.
 _PRONOUNS = frozenset({"i", "you", "we", "he", "she", "they", "it"})
 _BEFORE = frozenset("""
-with met meet meeting told tell asked ask call called calling phone phoned email emailed text texted thank thanked
+met meet meeting told tell asked ask call called calling phone phoned email emailed text texted thank thanked
 visit visited saw see invite invited named name by from for to and sister brother mother father mum mom dad wife
 husband partner friend neighbour neighbor boss manager colleague son daughter aunt uncle cousin grandma grandpa
 landlady landlord editor dentist doctor vet teacher cleaner plumber godfather godmother fiancé fiancée buddy
+niece nephew grandson granddaughter stepson stepdaughter stepmother stepfather flatmate housemate roommate
+classmate coworker co-worker assistant accountant lawyer therapist physio tutor coach mentor student pupil client
+boyfriend girlfriend fiance ex mate
 """.split())
 _AFTER = frozenset("""
 said says say told tells asked asks thinks thought wants wanted wrote writes called calls mentioned likes liked prefers
@@ -88,11 +112,13 @@ class Person:
 
 def people(text: str, known=()) -> list[Person]:
     """The people ``text`` names, in order; ``known`` are names (any case) already known as people."""
+    known = {k.casefold() for k in known}
+    if not _maybe(text, known):
+        return []
     import regex
 
     from souveraine.language.sentences import mask_code
 
-    known = {k.casefold() for k in known}
     found: list[Person] = []
     taken: list[tuple[int, int]] = []
     for match in regex.finditer(r"\[\[people/([^\]|#]+)(?:#[^\]|]*)?(?:\|([^\]]+))?\]\]", text):
@@ -110,6 +136,41 @@ def people(text: str, known=()) -> list[Person]:
     return sorted(found, key=lambda p: p.start)
 
 
+_TOKEN = re.compile(r"[^\W\d_][\w'’.-]*")
+_OPENERS = ".!?:;\n\"“(-—"
+
+
+def _maybe(text: str, known: set[str]) -> bool:
+    """Could ``text`` name anyone? False only when no word could start a person for ``people``: no
+    link to people/, and every capitalised word is one that never names anyone, or opens a
+    sentence alone with no title, relation, verb, known name or given name to make it one. The
+    standard library's ``re`` alone, so most turns never load ``regex`` or the names."""
+    if "[[" in text:
+        return True
+    tokens = list(_TOKEN.finditer(text))
+    for n, match in enumerate(tokens):
+        word = match[0].rstrip(".'’-")
+        if not word[:1].isupper() or word.isupper() or word.casefold() in NOT_PEOPLE:
+            continue
+        head = text[:match.start()].rstrip()
+        if head and head[-1] not in _OPENERS:
+            return True                                         # inside a sentence
+        after = tokens[n + 1] if n + 1 < len(tokens) else None
+        if after is not None and not text[match.end():after.start()].strip(" \t") and \
+                (after[0][:1].isupper() or after[0].casefold() in _PARTICLES):
+            return True                                         # a run of words
+        word = re.sub(r"['’]s?$", "", word)
+        before, following = _words_before(text, match.start()), _words_after(text, match.start() + len(word))
+        title = before and (before[-1].casefold() in TITLES or " ".join(before[-2:]).casefold() in TITLES)
+        if title or word.casefold() in known or word.casefold() in TITLES or _context(before, following) or \
+                _given(word) and not ambiguous(word):
+            return True
+    return False
+
+
+_PARTICLES = frozenset(_PARTICLE[3:-1].casefold().split("|"))
+
+
 def _coordinated(text: str, runs: list, found: list[Person]) -> list[Person]:
     """"Wen and Mei", "Tamsin …, Oona …": a one-word capitalised run joined by "and" or a comma to a
     person is a person too."""
@@ -119,8 +180,13 @@ def _coordinated(text: str, runs: list, found: list[Person]) -> list[Person]:
     more = []
     for match in runs:
         start, end = match.start(1), match.end(1)
-        if (start, end) in spans or " " in match[1] or match[1].casefold() in NOT_PEOPLE | AMBIGUOUS:
+        word = match[1]
+        if (start, end) in spans or " " in word or word.casefold() in NOT_PEOPLE | AMBIGUOUS or \
+                word.casefold() in TITLES or f"{word.casefold()}." in TITLES or _thing([word]) or _place(word, []):
             continue
+        before = _words_before(text, start)
+        if before and before[-1].casefold() in _PLACE_BEFORE | {"on", "by", "with", "for", "of"}:
+            continue                                            # "in Dieppe and Odile", "in Portuguese, Inês's"
         for person in found:
             between = text[end:person.start] if end <= person.start else text[person.end:start]
             if regex.fullmatch(r"(?:['’]s)?\s*(?:,|and|&|,\s*and)\s*", between):
@@ -145,8 +211,15 @@ def _judge(text: str, start: int, end: int, known: set[str]) -> Person | None:
     if not words or len(words) == 1 and (words[0].casefold() in TITLES or f"{words[0].casefold()}." in TITLES):
         return None
     after = _words_after(text, start + len(" ".join(words)))
-    place = {w.casefold().strip(".,") for w in [words[-1], *after[:1]]} & _PLACE_AFTER
-    if place and len(words) + len(after) > 1 or (before and before[-1].casefold() == "the"):
+    # "Constance's house" is hers; "Joe's Bar" and "Mill Road" are places
+    end = start + len(" ".join(words))
+    owned = text[end:end + 1] in ("'", "’") and after and after[0][:1].islower()
+    place = {w.casefold().strip(".,") for w in [words[-1], *([] if owned else after[:1])]} & _PLACE_AFTER
+    if place and len(words) + len(after) > 1 or (before and before[-1].casefold() in ("the", "a", "an")):
+        return None
+    if before and before[-1].casefold() in _WORK_BEFORE or \
+            len(after) > 1 and after[0].casefold() in ("is", "was", "'s") and after[1].casefold().strip(",.") in _SHUT or \
+            after and after[0].casefold() in ("open", "closed", "shut"):
         return None
     name = " ".join(words)
     folded = name.casefold()
@@ -155,16 +228,42 @@ def _judge(text: str, start: int, end: int, known: set[str]) -> Person | None:
         how = "title"
     elif folded in known or words[0].casefold() in known:
         how = "known"
-    elif _given(words[0]) and (words[0].casefold() not in AMBIGUOUS or len(words) > 1 and not opens):
-        how = None if opens and len(words) == 1 and after and after[0].casefold() in _PLACE_WORDS | _PRONOUNS \
-            else "given name"
-    if how is None and _context(before, after):
+    elif len(words) > 1 and words[0].casefold() in _PLACE_START:
+        return None
+    elif _place(name, before):
+        return None
+    elif _given(words[0]) and (not ambiguous(words[0]) or len(words) > 1 and not opens):
+        placed = opens and len(words) == 1 and after and after[0].casefold() in _PLACE_WORDS
+        questioned = opens and len(words) == 1 and after and after[0].casefold() in _PRONOUNS
+        how = None if placed and _place(name, ["in"]) or questioned else "given name"
+    if how is None and _context(before, after) and not _thing(words):
         how = "context"
     if how is None:
         return None
     if how != "title" and all(w.casefold() in NOT_PEOPLE for w in words):
         return None
     return Person(name, start, start + len(name), how, title)
+
+
+def _place(name: str, before: list[str]) -> bool:
+    """Is ``name`` a place here: a country, a state or a city that is no one's given name, or
+    one that is ("Florence", "Sofia") after "in", "from", "visiting"…, or a place of more than
+    one word ("Santiago de Compostela")?"""
+    from souveraine.language import lexicon
+
+    if name not in lexicon.places():
+        return False
+    return " " in name or not _given(name.split()[0]) or bool(before) and before[-1].casefold() in _PLACE_BEFORE
+
+
+def _thing(words: list[str]) -> bool:
+    """A single everyday English word that is no one's given name ("Payroll runs", "Both offers",
+    "Ceramics is my…"): what follows it cannot make it a person."""
+    from souveraine.language import lexicon
+
+    folded, everyday = words[0].casefold(), lexicon.english_words()
+    return len(words) == 1 and not _given(words[0]) and \
+        (folded in everyday or folded.endswith("s") and folded[:-1] in everyday)
 
 
 def _next(text: str, start: int, word: str) -> int:
@@ -192,7 +291,16 @@ def _context(before: list[str], after: list[str]) -> bool:
         return True
     if after and after[0].casefold().strip(",.") in _AFTER - {"and", "is", "was", "has", "had", "will", "can"}:
         return True
+    if len(after) > 1 and after[0].casefold() in ("and", "&") and after[1].casefold().strip(",.") in ("i", "me"):
+        return True                                                 # "Ferran and I"
+    if len(after) > 1 and after[0].casefold() == "from" and after[1].casefold().strip(",.") in _FROM_GROUP:
+        return True                                                 # "Georgia from accounts"
     return len(after) > 1 and after[0].casefold() in ("is", "was") and after[1].casefold() in ("my", "our", "his", "her", "their")
+
+
+def acts(word: str) -> bool:
+    """Is ``word`` a person's verb after a name ("says", "told", "wants", "lent")?"""
+    return word.casefold().strip(",.") in _AFTER - {"and", "is", "was", "has", "had", "will", "can"}
 
 
 def is_given(word: str) -> bool:
@@ -200,62 +308,24 @@ def is_given(word: str) -> bool:
     return _given(word)
 
 
+def ambiguous(word: str) -> bool:
+    """Is ``word`` a given name that is also an everyday word ("May", "Will", "Brain"), so a person
+    only when something else says so?"""
+    from souveraine.language import lexicon
+
+    return word.casefold() in AMBIGUOUS or word in lexicon.given_words()
+
+
 def _given(word: str) -> bool:
-    names = first_names()
+    from souveraine.language import lexicon
+
+    names = lexicon.given_names()
     if word in names:
         return True
     import unicodedata
 
     bare = "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
     return bare in names
-
-
-@lru_cache(maxsize=1)
-def first_names() -> frozenset[str]:
-    """Every first name Faker knows, in every locale; read once, then from the user's cache."""
-    from importlib.util import find_spec
-
-    # Faker is found, not imported (that costs half a second): the cache is keyed by its install.
-    spec = find_spec("faker")
-    if spec is None or not spec.origin:
-        return frozenset()
-    stamp = Path(spec.origin).stat().st_mtime_ns
-    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "souveraine" / f"first-names-{stamp}.txt"
-    try:
-        return frozenset(cache.read_text(encoding="utf-8").split("\n"))
-    except OSError:
-        pass
-    names = _from_faker()
-    try:
-        from souveraine.store.atomic import atomic_write
-
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write(cache, "\n".join(sorted(names)))
-    except OSError:
-        pass   # no cache: read from Faker again next time
-    return names
-
-
-def _from_faker() -> frozenset[str]:
-    import importlib
-    import pkgutil
-
-    import faker.providers.person as providers
-
-    found: set[str] = set()
-    for module in pkgutil.iter_modules(providers.__path__):
-        try:
-            provider = importlib.import_module(f"{providers.__name__}.{module.name}").Provider
-        except (ImportError, AttributeError):
-            continue
-        for attribute in ("first_names", "first_names_male", "first_names_female", "first_names_nonbinary",
-                          "first_romanized_names"):
-            value = provider.__dict__.get(attribute)
-            if isinstance(value, dict):
-                value = list(value)
-            if isinstance(value, (list, tuple)):
-                found.update(n for n in value if isinstance(n, str) and n[:1].isupper() and " " not in n)
-    return frozenset(found)
 
 
 def slug(name: str) -> str:

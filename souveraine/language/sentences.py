@@ -50,15 +50,18 @@ def mask_code(text: str, inline: bool = False) -> str:
 
 def split(text: str) -> list[Sentence]:
     """The sentences of ``text``, in order, each with its span; code blocks are skipped."""
-    if not text:
-        return []
+    return list(_split(text)) if text else []
+
+
+@lru_cache(maxsize=64)   # a turn's words are read by several judgements in one process
+def _split(text: str) -> tuple[Sentence, ...]:
     masked = mask_code(text)
     found = []
     offset = 0
     for line in masked.split("\n"):
         found += _split_line(text, line, offset)
         offset += len(line) + 1
-    return found
+    return tuple(found)
 
 
 def _split_line(text: str, line: str, offset: int) -> list[Sentence]:

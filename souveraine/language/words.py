@@ -15,6 +15,26 @@ def normal(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
+# How people text: "ill send it tmrw", "lemme check", "will ping u". Only forms that read one
+# way in an assistant's or a user's message ("ill" opening a sentence before a verb, "u" alone).
+_TEXTING = (
+    (re.compile(r"^(?:(k|kk|ok|okay|sure|yep|yeah|right),? )?(?:ill|i'll|il) (?!be\b|health|feel|with|since|for|and)"),
+     lambda m: f"{m[1] + ', ' if m[1] else ''}i'll "),
+    (re.compile(r"^(?:(?:im|i'm) )?(?:gonna|going to)\b"), lambda m: "i'm going to"),
+    (re.compile(r"\blemme\b"), lambda m: "let me"),
+    (re.compile(r"^(?:k|kk),? "), lambda m: "ok, "),
+)
+_YOU = re.compile(r"(?<![\w'’-])(u|ur)(?![\w'’.-])")    # written in lower case: "Plan U" is no one
+
+
+def spoken(text: str) -> str:
+    """A normal form with texting spelled out: "ill ping u tmrw" → "i'll ping you tmrw"."""
+    text = normal(_YOU.sub(lambda m: "you" if m[1] == "u" else "your", text))
+    for pattern, spelled in _TEXTING:
+        text = pattern.sub(spelled, text)
+    return text
+
+
 def stem(word: str) -> str:
     """A crude English stem, enough to match "tests" with "test" and "fixing" with "fix"."""
     for suffix in ("ing", "ies", "ied", "ed", "es", "ly", "s"):

@@ -1,7 +1,8 @@
 """Notes: Markdown with YAML frontmatter, read and written round-trip.
 
-python-frontmatter splits the file; ruamel.yaml keeps key order and comments, so a
-person's edits in Obsidian survive every tool's rewrite. Frontmatter values stay
+The file is split at python-frontmatter's fence (its pattern, without importing it: persist
+writes notes after every turn); ruamel.yaml keeps key order and comments, so a person's
+edits in Obsidian survive every tool's rewrite. Frontmatter values stay
 Obsidian properties: text, numbers, booleans, dates, and lists of those.
 """
 
@@ -52,21 +53,15 @@ def _new_map():
     return CommentedMap()
 
 
-def _handler():
-    """A python-frontmatter handler backed by ruamel.yaml's round-trip mode."""
-    from frontmatter.default_handlers import YAMLHandler
+def _load(fm: str):
+    data = _yaml().load(fm)
+    return data if data is not None else _new_map()
 
-    class RoundTripHandler(YAMLHandler):
-        def load(self, fm: str, **kwargs):
-            data = _yaml().load(fm)
-            return data if data is not None else _new_map()
 
-        def export(self, metadata, **kwargs) -> str:
-            stream = io.StringIO()
-            _yaml().dump(metadata, stream)
-            return stream.getvalue().rstrip("\n")
-
-    return RoundTripHandler()
+def _export(metadata) -> str:
+    stream = io.StringIO()
+    _yaml().dump(metadata, stream)
+    return stream.getvalue().rstrip("\n")
 
 
 def parse(text: str, path: Path | None = None) -> Note:
@@ -76,13 +71,12 @@ def parse(text: str, path: Path | None = None) -> Note:
         text = text[1:]
     if not _FENCE.match(text):
         return Note(_new_map(), text, path)
-    handler = _handler()
     try:
-        _, fm, body = handler.FM_BOUNDARY.split(text, 2)
+        _, fm, body = _BOUNDARY.split(text, 2)
     except ValueError:
         raise NoteError(f"{path or 'note'}:1: frontmatter opened with '---' is never closed; add a closing '---' line") from None
     try:
-        meta = handler.load(fm)
+        meta = _load(fm)
     except Exception as exc:  # ruamel raises many kinds; all mean "does not parse"
         raise NoteError(f"{path or 'note'}:{_error_line(exc)}: frontmatter does not parse ({_first_line(exc)}); fix the YAML") from None
     if not hasattr(meta, "items"):
@@ -340,7 +334,7 @@ def dumps(note: Note) -> str:
     body = note.body
     if not note.meta:
         return body
-    return f"---\n{_handler().export(note.meta)}\n---\n{body}"
+    return f"---\n{_export(note.meta)}\n---\n{body}"
 
 
 def write(path: Path, note: Note) -> None:

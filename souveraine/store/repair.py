@@ -274,6 +274,12 @@ def _undo_integration(memory, marker: Path, data: dict) -> None:
         for relpath in paths:   # files the merge added, which a hard reset leaves untracked
             if _inside(memory, relpath) and not git.run(memory.root, "ls-files", "--", relpath).stdout:
                 (memory.root / relpath).unlink(missing_ok=True)
+    else:   # its commit landed, but a kill inside 'git commit' can leave git's note that the merge is under way
+        git.clear_stale_index_lock(memory.root)
+        merged = git.git_dir(memory.root) / "MERGE_HEAD"
+        if merged.exists() and git.run(memory.root, "merge-base", "--is-ancestor", "MERGE_HEAD", "HEAD",
+                                       check=False).returncode == 0:
+            git.run(memory.root, "merge", "--quit", check=False)
     marker.unlink(missing_ok=True)
 
 

@@ -51,46 +51,53 @@ _ONE_OFF = lazy(
     r"the (?:first|second|third|last) (?:one|paragraph|version|file|sentence))\b|^(?:thanks|great|perfect|lol|ok|"
     r"okay|cool|yes|yep|nope|no worries|hmm|ah|wait)\b[^,]*$|^(?:wait|hmm|ah|oh)\b")
 _DURABLE = lazy(
-    r"\b(?:always|never|from now on|going forward|in future|any ?more|every time|don't|do not|stop|avoid|skip|"
+    r"\b(?:always|never|ever|from now on|going forward|in future|any ?more|every time|don't|do not|stop|avoid|skip|"
     r"no (?:more|need)|i(?: prefer|'d rather| would rather| like| love| hate| care| follow| want| don't like)|when you|(?:keep|leave) (?:\w+ ){0,2}(?:to|for|free|unsent|as)|"
-    r"i'm (?:really |getting (?:really )?)?(?:into|learning|interested|studying|curious)|i've (?:gotten|got) into|"
+    r"i'm (?:really |getting (?:really )?)?(?:into|learning|interested|studying|curious|obsessed|hooked|mad about|"
+    r"passionate|fascinated)|i've (?:gotten|got) into|bores? me|can't stand|(?:sick|tired) of|"
     r"not (?:interested|into)|keep me (?:posted|updated)|obsession|call me|write to me|my pronouns|"
-    r"we (?:use|decided|squash|dropped|moved|target|have)|must|need (?:a|an)\b|only happen|is called|are called|"
+    r"we(?:'ve| have)? (?:use|decided|squash|dropped|moved|target|have|renamed|switched|changed|migrated|upgraded|"
+    r"replaced|agreed|adopted)|must|need (?:a|an)\b|only happen|is called|are called|(?:name|spelling) is|"
+    r"lower ?case|upper ?case|"
     r"is now|now,? not|, not \w+|rather than|instead of|please\b|one \w+ per)\b|^(?:use|keep|put|save|add|give|"
-    r"write|address|group|block|do|check|include|send|let|tag|link|file|one|all|each|every)\b")
+    r"write|address|group|block|do|check|include|send|let|tag|link|file|one|all|each|every|talk|speak|reply|"
+    r"answer|respond|ask me|batch|name|format|sign|round|spell)\b")
 _FACT_ABOUT_ME = lazy(
     r"\b(?:i(?:'m| am) (?:a|an|allergic|diabetic|vegetarian|vegan|pescatarian|left-handed|right-handed|from|based|"
     r"married|single|pregnant|colou?r-blind|actually \d+|\d+)|i (?:live|work|grew up|was born|moved to|speak|"
     r"don't drink|do not drink|don't eat|have a \w+ allergy|have an? allergy)|my (?:name|surname)|"
     r"my (?:sister|brother|mum|mom|mother|dad|father|son|daughter|partner|wife|husband|mother-in-law|father-in-law)"
     r"(?: \w+)? (?:is|'s|lives|works) (?!coming|going|visiting)|we (?:have (?:two|three|a|an|\d) \w+ now|live)|"
+    r"we have (?:two|three|four|five|one|a|an|\d+) (?:kids|children|sons|daughters|cats|dogs|grandchildren|grandkids)|"
     r"i said \w+|my \w+ lessons? (?:are|is))\b")
 _LEXICON = {
     "communication": r"emoji|answers?|apologi[sz]|call me|write to me|spelling|bullet|paragraph|formal|casual|"
                      r"sugar-coat|straight|great question|metric|imperial|units|24-hour|euros|dollars|buddy|explain|"
                      r"pronouns|address \w+|disclaimers?|enthusiasm|tone|ending every answer|in (?:portuguese|english|"
                      r"french|spanish|german)(?! always)|language|jargon|short|brief|verbose|polite|exclamation|dear|"
-                     r"reasoning|tables|plain text|decimals?|comma|unsure|as an ai|first name|american|question",
+                     r"reasoning|tables|plain text|decimals?|comma|unsure|as an ai|(?:first|full|last) name|nickname|"
+                     r"american|british|question|talk to me|speak to me|recommend|sentences|words|sign off",
     "topics": r"into\b|interested|obsession|bring up|talk to me about|politics|recommendations|music|follow|learning|"
               r"studying|curious|care (?:a lot )?about|anything (?:to do with|about|related)|diets?|birdwatching|"
               r"baking|ceramics|formula|films?|hearing about|updated on|posted on|transfers|mention|discuss|stuff is "
-              r"welcome|tiles|weight",
+              r"welcome|tiles|weight|obsess|bores? me|boring|can't stand|scores|fan of|news about|hear about",
     "workflow": r"schedul|meetings?|calendar|book(?:ing)?|flights?|layovers?|red-eye|drafts?|review|options|"
                 r"summar|invoices?|pay\b|bills|reminders?|remind|shopping list|focus time|emails?|trains?|calls?|"
                 r"pickup|invites?|invitations?|mornings?|afternoons?|evenings?|pings?|total cost|compare|plan trips|"
-                r"batch|errands|appointments?|travel time|card|mb way|check with|sundays|mondays|tuesdays|"
-                r"wednesdays|thursdays|fridays|saturdays|weekly|free for|unsent",
+                r"batch|errands|appointments?|travel time|card|mb way|check with|"
+                r"weekly|free for|unsent|ask me|before (?:deleting|sending|booking|buying|paying|spending)|delet",
     "identity": r"sister|brother|mum|mom|mother|father|dad|son|daughter|partner|wife|husband|nurse|doctor|"
                 r"translator|live|born|grew up|allerg|vegetarian|vegan|pescatarian|diabetic|left-handed|colou?r-blind|"
                 r"birthday|speak|drink|jobs?|part-time|work from home|cats?|dogs?|name is|surname|lessons|"
-                r"hour behind|years old|i'm \d+|actually \d+",
+                r"hour behind|years old|i'm \d+|actually \d+|kids?|children|grandchildren|grandkids|twins",
     "project": r"repo|branch|main\b|push|merge|tests?|api|endpoints?|openapi|deploy|staging|server|release|launch|"
                r"demo|beta|deadline|sprint|pilot|budget|client|product|tech lead|owner|owns|infrastructure|postgres|"
                r"mysql|python|target|dependenc|commit|log|module|functions?|deprecation|tabs|spaces|mobile app|squash|"
-               r"code|ci\b|gitlab|github|pnpm|npm|frontend|backend",
+               r"code|ci\b|gitlab|github|pnpm|npm|frontend|backend|window|renamed|database|db\b|pipeline|stack",
     "conventions": r"memories/|people/|journal|reference/|tags?\b|#\w+|note's title|notes? (?:for|under)|the memory|"
                    r"a memory|one memory|memory per|save a contact|properties|link every|link a|dates in memories|"
-                   r"new memory|one file|passwords in|its own note|people notes|under \w+/",
+                   r"new memory|one file|passwords in|its own note|people (?:notes|files?)|under \w+/|files? (?:by|per)|"
+                   r"(?:memory|recipe|note) files?",
 }
 _LEXICON = {name: lazy(rf"\b(?:{pattern})") for name, pattern in _LEXICON.items()}
 _DO_NOT = lazy(r"^(?:please )?(?:never|don't|do not|no (?!need))\b|\bnever\b")
@@ -119,7 +126,8 @@ def read(text: str) -> Correction | None:
         return None
     about_me = _FACT_ABOUT_ME.search(line)
     stated = re.match(r"^(?:no|nope|actually|correction)?[,.:;!—\s-]*(?:the|our|we|all|each|every)\b", line) and (
-        re.search(r"\b(?:now|not|no longer|any ?more|from now on|always|never|must|need|needs|only)\b", line)
+        re.search(r"\b(?:now|not|no longer|any ?more|from now on|always|never|must|need|needs|only|every|each|per|"
+                  r"starting|starts)\b", line)
         or re.match(r"^(?:all|each|every)\b", line))
     if not (_DURABLE.search(line) or about_me or stated or re.search(r"\bnot \w+", line) and
             re.match(r"^(?:no|actually|correction)\b", line)):
@@ -154,8 +162,16 @@ def _scores(line: str, about_me: bool) -> dict[str, float]:
         scores["project"] += 1
     if re.search(r"\bmemor(?:y|ies)\b|\bnotes? under\b", line):
         scores["conventions"] += 1.5
-    if re.search(r"\baddress \w+", line):
+    if re.search(r"\baddress \w+|\bwhen you (?:explain|write|answer|reply|talk|speak|give|suggest|summari[sz]e|"
+                 r"describe|list|send me)\b", line):
         scores["communication"] += 1.5
+    if re.search(r"(?<![\w#])#\w", line):                       # a tag: how the memory is kept
+        scores["conventions"] += 1
+    if re.search(r"\b(?:mon|tues|wednes|thurs|fri|satur|sun)days\b", line):
+        scores["workflow"] += 1                                   # weekdays in the plural, once however many
+    if re.search(r"\b(?:the (?:product|client|deploy|build|repo|api|database|release|sprint|pipeline|server)|"
+                 r"our (?:code|repo|api|app|product|team|sprint|release))\b", line):
+        scores["project"] += 1
     if about_me:
         scores["identity"] += 1.5
     if re.search(r"\b(?:we|our|the (?:repo|api|client|project|sprint|product|team|demo|release))\b", line):

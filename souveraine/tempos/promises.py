@@ -19,7 +19,7 @@ from datetime import datetime
 
 from souveraine.language import speech
 from souveraine.language.sentences import split
-from souveraine.language.words import normal, stem, tokens
+from souveraine.language.words import normal, spoken, stem, tokens
 from souveraine.language.patterns import lazy
 
 KINDS = ("save", "commit", "follow_up", "do")
@@ -50,7 +50,7 @@ class Promise:
 _QUOTED = lazy(r"\"[^\"\n]*\"|“[^”\n]*”|`[^`\n]*`")
 
 _FRAME = lazy(r"\b(?:i|we)(?:'ll| will| shall)\b|\bi(?:'m| am) (?:going|gonna|about) to\b|\bwe(?:'re| are) going to\b"
-                    r"|\bi (?:promise|intend|plan) to\b|\blet me\b|^(?:(?:ok(?:ay)?|sure|yes|yep|yup|yeah|right|alright|got it|on it|"
+                    r"|\bi (?:promise|intend|plan) to\b|\blet me\b|^(?:i'm |im )?gonna\b|^(?:(?:ok(?:ay)?|sure|yes|yep|yup|yeah|right|alright|got it|on it|"
                     r"understood|will do|noted|thanks|sounds good|no problem)[,.!:;— -]+)*will\b")
 _PROGRESSIVE = lazy(r"(?:\bi(?:'m| am) (?:now |just |also )?|^|[,;:—-] *)(saving|noting|committing|pushing|recording|"
                           r"storing|logging|adding|filing|putting|writing|jotting|making|taking)"
@@ -59,7 +59,7 @@ _ELLIPTIC = lazy(
     r"^(?:(?:ok(?:ay)?|sure|right|alright|got it|understood|thanks|great|good (?:point|call|to know)|perfect)[,.!:;— -]+)*"
     r"(?:(?:duly |well )?noted\b(?! that)(?! in \w+ (?:on|back|last))|consider it (?:noted|remembered|saved|filed)\b"
     r"|mental note (?:made|taken)\b|filing (?:that|this|it) (?:away|under)\b|(?:keeping|holding) (?:that|this|it) in mind\b)")
-_CONSIDER_DONE = lazy(r"^(?:(?:ok(?:ay)?|sure|right)[,.!— -]+)*consider it (?:done|handled|sorted)\b")
+_CONSIDER_DONE = lazy(r"^(?:(?:ok(?:ay)?|sure|right)[,.!— -]+)*(?:consider it (?:done|handled|sorted)|leave it with me)\b")
 _ADVERBS = lazy(r"^(?:(?:also|now|just|then|first|next|definitely|certainly|quickly|still|gladly|happily|"
                       r"go ahead and|make sure to|make sure i|be sure to|personally|happily|gladly)\s+)+")
 _NEGATION = lazy(r"^(?:not|never|n't)\b")
@@ -99,7 +99,7 @@ _COMMIT = [
 _FOLLOW_UP = [
     (lazy(r"^follow up\b"), "follow up"),
     (lazy(r"^(?:get|come|circle|check|report) back\b"), "back"),
-    (lazy(r"^check (?:in|on|with|whether|if)\b"), "check"),
+    (lazy(r"^check (?:in|on|with|whether|if)\b|^(?:double|triple)[- ]check\b"), "check"),
     (lazy(r"^remind\b"), "remind"),
     (lazy(r"^nudge\b"), "nudge"),
     (lazy(r"^chase\b"), "chase"),
@@ -137,17 +137,17 @@ _LET_ME_DO = ("sort out", "sort")
 _RECALL = lazy(r"^(?:try to )?remember (?:where|what|when|how|who|whether|if)\b")
 _REMEMBER_TO = lazy(r"^remember to (\w+(?: \w+)?)")
 _CONTENT = lazy(r"^(?:remember|note)(?: that)? ((?:you|your|the|my|our|his|her|their|[\w]+'s)\b.+)$")
-_CONTENT_COLON = lazy(r"[:—]\s*(.{6,})$")
+_CONTENT_COLON = lazy(r"(?:(?<!\d):|:(?!\d)|—)\s*(.{6,})$")
 
 # -- claims: said as already saved --------------------------------------------------------
 
-_SAVED = r"(?:saved|noted|recorded|stored|logged|remembered|memori[sz]ed|added|put|filed|jotted|written)"
+_SAVED = r"(?:saved|noted|recorded|stored|logged|remembered|memori[sz]ed|added|put|filed|jotted|written|kept)"
 _CLAIM_I = lazy(
     r"(?:^|[,;:!.—-] *)(?:i've|i have|i)\s+(?:just |now |also |already )?(?P<verb>saved|noted|recorded|stored|logged|"
     r"remembered|memori[sz]ed|added|put|filed|updated|corrected|fixed|made a note|written|jotted|kept|made)\b(?P<rest>.*)")
 _CLAIM_HEAD = lazy(
     rf"^(?:(?:ok(?:ay)?|done|thanks|got it|right)[,.!:;— -]+)*(?:(?:got it|noted),? and )?(?P<verb>{_SAVED}|memorised"
-    rf"|updated (?:the |my |your )?(?:memory|notes?)|(?:fixed|updated|corrected) in (?:your|my|the) \w+|noted down|noted in your \w+|added to (?:my|your|the) \w+)"
+    rf"|updated (?:the |my |your )?(?:memory|notes?)|(?:fixed|updated|corrected) in (?:(?:your|my|the) \w+|memory)|noted down|noted in your \w+|added to (?:my|your|the) \w+)"
     rf"(?: (?:it|that|this))?(?: (?:to|under|in|as) [^:!—]*)?\s*(?:[:!—–]|\.$|\. )(?P<rest>.*)")
 _CLAIM_THAT = lazy(
     r"^(?:(?:ok(?:ay)?|done|thanks|got it|right)[,.!:;— -]+)*(?:i've |i have )?(?P<verb>noted|recorded|remembered|"
@@ -162,23 +162,31 @@ _CLAIM_BARE = lazy(
     r"jotted down|wrote down|corrected|fixed) (?P<rest>(?:the|your|my|it|that|this|those|these)\b.*)")
 _CLAIM_TAIL = lazy(
     r"^(?P<subject>[^.!?:—–]{2,60}?)\s*(?:[—–-]\s*|:\s*)?(?P<verb>saved|noted|stored|logged|recorded|remembered|"
-    r"memori[sz]ed|filed|updated)\s*(?:[:!✔✓—–]|\.(?:\s|$)|$)\s*(?P<rest>.*)")
+    r"memori[sz]ed|filed|updated|corrected|added)(?: (?:as|to|in|into|under)\b[^.!?:—–]{0,40}?)?"
+    r"\s*(?:[:!✔✓✅☑👍—–]|\.(?:\s|$)|$)\s*(?P<rest>.*)")
+_CLAIM_HAVE_IT = lazy(r"(?:^|[,;:!.—-] *)i(?:'ve| have)(?: got)? (?:it|that|this|them) (?P<verb>noted|saved|stored|"
+                      r"written down|jotted down|down|on file|in (?:your|my) notes)\b(?P<rest>.*)")
 _CLAIM_GOT_DOWN = lazy(r"(?:^|[,;:!.—-] *)(?:i've |i have |i )?(?P<verb>got) (?P<rest>(?:that|it|this|[\w'’ ]{1,40}?)"
                              r" down\b.*)")
+_CLAIM_BARE_PLACE = lazy(
+    _INTERJECTION + r"(?P<verb>added|put|saved|stored|filed|logged|noted|jotted down|written down) "
+    rf"(?P<rest>[^.!?]{{2,80}}?\b(?:to|in|into|under|on) (?:your|my|the|our) (?:[\w-]+ ){{0,2}}{_MEMORY_PLACE}\b.*)")
 _CLAIM_NOUN = lazy(
     r"^(?:(?:ok(?:ay)?|done|thanks)[,.!:;— -]+)*(?:decision|preference|convention|rule|contact|noted)\s+"
     rf"(?P<verb>{_SAVED})\b\s*[:.!—–]?\s*(?P<rest>.*)")
 _CLAIM_PASSIVE = lazy(
-    rf"\b(?:is|are|has been|have been|'s)(?: now)? (?P<verb>saved|recorded|stored|noted|logged|in (?:your|my|the) "
-    rf"(?:[\w-]+ )?(?:notes?|memory|profile|contacts?(?: note)?))\b(?P<rest>.*)")
+    rf"\b(?:is|are|has been|have been|'s)(?: now)? (?P<verb>saved|recorded|stored|noted|logged|in memory|in (?:your|my|the) "
+    rf"(?:[\w-]+ )?(?:notes?|memory|profile|contacts?(?: note)?|conventions?(?: file)?|preferences|do-nots|"
+    rf"learnings))\b(?P<rest>.*)")
 _CLAIM_PLACE = lazy(rf"\b(?:{_MEMORY_PLACE}|convention|rule|preference|profile|as (?:a|an|the|your) \w+)\b")
 _NOT_MEMORY = lazy(r"^\s*(?:the |your |my )?(?:file|document|doc|draft|spreadsheet|changes?|work|page|image|photo"
                          r"|game|receipts?|migration|fix|commit)\b")
-_PAST_TIME = lazy(r"\b(?:already|yesterday|ago|back in|last (?:week|month|time|year)|earlier|before|"
+_PAST_TIME = lazy(r"\b(?:already|yesterday|ago|back in|last (?:week|month|time|year)|(?:earlier|before)(?=\s*(?:[.,;:!?)]|$))|"
                         r"on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)|in (?:january|february|march|"
                         r"april|may|june|july|august|september|october|november|december))\b")
 
 
+_OBJECT_WORDS = lazy(r"\s*(?:(?:that|it|this|them|those|down)\s+){0,2}")
 _PARTICIPLE = lazy(r"\b(?:saved|noted|stored|logged|recorded|remembered|memori[sz]ed|filed)\b")
 _NOT_NOW = lazy(r"(?:\b(?:will|would|can|could|shall|should|to|be|might|may|not|never|didn't|haven't|hasn't|won't|"
                 r"wasn't|weren't|was|were|had|if|when|once)|n't)\s+(?:\w+\s+)?$")
@@ -216,22 +224,23 @@ def claim(sentence: str) -> tuple[str, str] | None:
     recorded". Not a claim: a question, a negation, someone else's saving, a file saved,
     a save dated in the past ("I noted it back in June").
     """
-    text = normal(speech.unquote(sentence))
+    text = spoken(speech.unquote(sentence))
     if text.endswith("?") or speech.is_hypothetical(sentence):
         return None
-    for pattern in (_CLAIM_THAT, _CLAIM_LABELLED, _CLAIM_HEAD, _CLAIM_NOUN, _CLAIM_I, _CLAIM_BARE, _CLAIM_GOT_DOWN,
-                    _CLAIM_PASSIVE, _CLAIM_TAIL):
+    for pattern in (_CLAIM_THAT, _CLAIM_LABELLED, _CLAIM_HEAD, _CLAIM_NOUN, _CLAIM_I, _CLAIM_BARE, _CLAIM_BARE_PLACE,
+                    _CLAIM_HAVE_IT, _CLAIM_GOT_DOWN, _CLAIM_PASSIVE, _CLAIM_TAIL):
         match = pattern.search(text)
         if not match:
             continue
         before = text[:match.start()]
-        said = text[:match.start("rest")] + re.split(r"[:—]| that ", match["rest"])[0]
+        said = text[:match.start("rest")] + re.split(r"(?<!\d):|:(?!\d)|—| that ", match["rest"])[0]
         if pattern not in (_CLAIM_THAT, _CLAIM_HEAD, _CLAIM_LABELLED) and _PAST_TIME.search(said) or \
                 _PAST_TIME.search(before):
             return None
         if match["verb"] == "remembered" and re.match(r"\s*to\b", match["rest"]):
             return None
-        if _PAST_TIME.search(match["rest"]) and len(match["rest"].split()) <= 3:
+        if _PAST_TIME.match(match["rest"], len(_OBJECT_WORDS.match(match["rest"])[0])) or \
+                _PAST_TIME.search(match["rest"]) and len(match["rest"].split()) <= 3:
             return None
         if pattern is _CLAIM_PASSIVE and re.search(r"\b(?:in plain|by default|automatically|as plain|every)\b",
                                                    match["rest"]):
@@ -239,12 +248,15 @@ def claim(sentence: str) -> tuple[str, str] | None:
         if re.search(r"\b(?:not|never|didn't|haven't|hasn't|won't|n't)\b", text[:match.end("verb")]):
             return None
         rest = match["rest"]
-        if pattern is _CLAIM_I and (_NOT_MEMORY.match(rest) or not (_CLAIM_PLACE.search(rest) or
+        down = re.match(r"\s*(?:that|it|this|them|those)? ?down\b", rest)     # "I've written that down"
+        if pattern is _CLAIM_I and (_NOT_MEMORY.match(rest) or not (_CLAIM_PLACE.search(rest) or down or
                                     match["verb"] in ("noted", "recorded", "remembered", "memorised", "memorized",
                                                       "made a note", "logged", "stored", "saved"))):
             return None
         if pattern is _CLAIM_I and match["verb"] in ("updated", "corrected", "fixed", "added", "put", "written",
-                                                     "kept", "made") and not _CLAIM_PLACE.search(rest):
+                                                     "kept", "made") and not _CLAIM_PLACE.search(rest) and not down:
+            return None
+        if pattern is _CLAIM_HAVE_IT and re.search(r"\b(?:draft|file|document|doc|spreadsheet|email|code)\b", rest):
             return None
         if pattern is _CLAIM_PASSIVE and re.search(r"\b(?:file|document|game|spreadsheet)\b", before):
             return None
@@ -254,27 +266,47 @@ def claim(sentence: str) -> tuple[str, str] | None:
             return None
         if pattern is _CLAIM_TAIL and (re.match(r"^(?:he|she|they|it|the (?:app|server|system|backup|form|bot|site)|"
                                                 r"i|we|you)\b", match["subject"].strip())
-                                       or re.search(r"\b(?:will|would|can|could|should|to|be|not|never)\s*$",
+                                       or re.search(r"\b(?:will|would|can|could|should|to|be|not|never|was|were|"
+                                                    r"been)\s*$",
                                                     match["subject"])):
             return None
         if pattern is _CLAIM_GOT_DOWN and not (_CLAIM_PLACE.search(rest) or re.match(r"(?:that|it|this) down", rest)):
             return None
-        if pattern is _CLAIM_I and re.search(r"\b(?:he|she|they|it|marta|\w+ said)\b\s*$", before):
+        if pattern is _CLAIM_I and not re.match(r"[,;:!.—-]", match[0]) and \
+                re.search(r"\b(?:he|she|they|it|marta|\w+ said)\b\s*$", before):
             return None
         if pattern is _CLAIM_TAIL:
-            content = " ".join(part for part in (match["subject"].strip(" -—–"), rest.strip()) if part)
+            subject = match["subject"].strip(" -—–")
+            if re.fullmatch(rf"(?:the |your |my )?(?:{_MEMORY_PLACE}|profile|preferences|conventions)", subject):
+                subject = ""                                     # "Memory updated ✅ X": X is the fact
+            content = " ".join(part for part in (subject, rest.strip()) if part)
         else:
             content = match["rest"].strip() if pattern in (_CLAIM_THAT, _CLAIM_LABELLED) else _claim_content(sentence, rest)
-        return match["verb"].split()[0], _as_written(content.rstrip(". "), sentence) if content else ""
+        return match["verb"].split()[0], _fact_words(content, sentence)
     loose = _claim_loose(text) if not _PAST_TIME.search(text) else None
     if loose:
-        return loose[0], _as_written(loose[1].rstrip(". "), sentence) if loose[1] else ""
+        return loose[0], _fact_words(loose[1], sentence)
     return None
+
+
+_NO_FACT = lazy(r"^(?:(?:ok(?:ay)?|done|thanks|got it|right|sure|great|perfect|understood|all|all set|yes|and|it|"
+                r"that|this)[,.!:;— -]*)+$")
+
+
+def _fact_words(content: str, sentence: str) -> str:
+    """What a claim says it kept, as the sentence writes it: no marks around it ("✅", "—"), and
+    nothing when it is only an acknowledgement ("got it", "all")."""
+    content = re.sub(r"^[^\w\"'(]+|[^\w)\"'%€$£]+$", "", content.strip())
+    content = content[len(re.match(_INTERJECTION, normal(content))[0]):] if normal(content) == content.lower() else content
+    if not content or _NO_FACT.match(normal(content)) or re.match(rf"{_SAVED}\b", normal(content)) or \
+            re.fullmatch(r"(?:in|to|into|under|on|as) (?:your|my|the|a|an)\b[^,:]*", normal(content)):
+        return ""
+    return _as_written(content, sentence)
 
 
 def _claim_content(sentence: str, rest: str) -> str:
     colon = _CONTENT_COLON.search(sentence)
-    if colon:
+    if colon and not _CLAIM_I.search(normal(colon[1])):      # "I'll stick to it — I've saved it as…"
         return colon[1].strip().rstrip(".")
     that = re.search(r"\b(?:that|:)\s+(.{6,})$", sentence)
     if that and re.search(r"\b(?:noted|recorded|remembered|made a note|note)\b", normal(sentence[:that.start()])):
@@ -326,7 +358,7 @@ def _as_written(content: str, sentence: str) -> str:
 
 def read(sentence: str) -> tuple[str, str, str] | None:
     """(kind, verb, content) when the sentence is a promise, else None."""
-    text = normal(sentence)
+    text = spoken(sentence)
     if text.endswith("?"):
         return None
     text = normal(_QUOTED.sub(" ", text))

@@ -43,6 +43,10 @@ def one(text, now=MONDAY, **kw):
     ("12/25/2026", date(2026, 12, 25)),
     ("Friday 4 December", date(2026, 12, 4)),
     ("on Fri 4 Dec", date(2026, 12, 4)),
+    ("on weds", date(2026, 8, 5)),
+    ("by weds next week", date(2026, 8, 12)),
+    ("Friday next week", date(2026, 8, 14)),
+    ("a week today", date(2026, 8, 10)),
 ])
 def test_days(phrase, day):
     assert one(f"It is {phrase}.").day == day
@@ -120,3 +124,9 @@ def test_thorough_asks_dateparser_for_what_the_grammar_leaves():
 def test_bad_preference_is_refused():
     with pytest.raises(ValueError):
         dates.find("today", MONDAY, prefer="sideways")
+
+
+def test_a_part_of_the_day_already_gone_is_tomorrows_unless_the_past_is_read():
+    evening = datetime(2026, 8, 3, 21, 10)
+    assert one("I'll remind you in the morning.", evening).begins == datetime(2026, 8, 4, 9, 0)
+    assert one("I saw her in the morning.", evening, prefer="past").day == date(2026, 8, 3)

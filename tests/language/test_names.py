@@ -21,6 +21,27 @@ from souveraine.language import names
     ("The Thai place on Mill Road is open.", []),
     ("Lisbon was lovely.", []),
     ("`Alice` is a variable here.", []),
+    ("I met Tomás and Dr. Amara Okafor at the market.", ["Tomás", "Amara Okafor"]),
+    ("The flat is on Rua dos Fanqueiros, near São Bento.", []),
+    ("We ate at La Tasca Nova, then walked to Santa Justa.", []),
+    ("Her flight from Rotterdam gets in late.", []),
+    ("We're moving to Nairobi; a visa for Kenya takes weeks.", []),
+    ("I spent a week in Florence with Sofia.", ["Sofia"]),
+    ("Florence said she'd bring the wine.", ["Florence"]),
+    ("Get a Lenovo or a Dell, either works.", []),
+    ("Gardening is my new hobby. Morning, Rahel!", ["Rahel"]),
+    ("Invoicing runs on the first Monday.", []),
+    ("The kids sleep at Constance's house on Fridays.", ["Constance"]),
+    ("Dolores from the library called back.", ["Dolores"]),
+    ("We finished watching Amélie last night.", []),
+    ("Florence line trains are delayed again.", []),
+    ("Is Harrods open on Sundays?", []),
+    ("The pharmacy is in São João da Madeira, not Porto.", []),
+    ("My nephew Teodor wants a bike.", ["Teodor"]),
+    ("Priscilla and I signed the lease.", ["Priscilla"]),
+    ("Osei from accounts signed it off.", ["Osei"]),
+    ("Dona Albertina keeps the spare key.", ["Albertina"]),
+    ("We're sticking with Zoho for invoices.", []),
 ])
 def test_people_are_found_and_common_words_are_not(text, expected):
     assert [p.name for p in names.people(text)] == expected
@@ -40,3 +61,62 @@ def test_known_people_are_found_without_other_evidence():
 def test_the_labelled_development_half_holds_its_targets():
     result = bench.measure("dev")
     assert result["mentions"] >= 150 and result["precision"] >= 0.95 and result["recall"] >= 0.90, result["errors"]
+
+
+def test_the_held_out_half_keeps_its_figures():
+    # a regression guard a little under the measured 0.954 / 0.912; its errors are not printed
+    result = bench.measure("held-out")
+    assert result["precision"] >= 0.94 and result["recall"] >= 0.90, (result["precision"], result["recall"])
+
+
+def corpus() -> list[str]:
+    """Every turn the project's labelled sets hold: people, fold, chatter, planted facts, the
+    judgement sets and the written conversations of recall."""
+    import csv
+    import json
+
+    from tests.support import ROOT
+
+    texts = []
+    for path in [*(ROOT / "bench" / "data").glob("*.tsv"), *(ROOT / "tests" / "data").rglob("*.tsv")]:
+        with open(path, encoding="utf-8", newline="") as handle:
+            texts += [cell for row in csv.reader(handle, delimiter="\t", quoting=csv.QUOTE_NONE)
+                      if row and not row[0].startswith("#") for cell in row if len(cell) > 3]
+    for path in (ROOT / "tests" / "data").rglob("*.jsonl"):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            texts += [v for v in json.loads(line).values() if isinstance(v, str) and len(v) > 3] if line.strip() else []
+    for path in (ROOT / "bench" / "recall_set").glob("*.txt"):
+        texts += [line[3:] for line in path.read_text(encoding="utf-8").splitlines() if line[:3] in ("U: ", "A: ")]
+    return texts
+
+
+def test_the_fast_path_finds_exactly_what_the_full_reading_finds(monkeypatch):
+    texts = corpus()
+    fast = [names.people(text, known={"quillon"}) for text in texts]
+    skipped = sum(not names._maybe(text, {"quillon"}) for text in texts)
+    monkeypatch.setattr(names, "_maybe", lambda text, known: True)
+    full = [names.people(text, known={"quillon"}) for text in texts]
+    assert len(texts) > 3000 and skipped > len(texts) // 4
+    assert [(t, f) for t, f, g in zip(texts, fast, full) if f != g] == []
+
+
+def test_a_text_with_no_possible_name_loads_neither_regex_nor_the_names():
+    import subprocess
+    import sys
+
+    script = ("import sys\nfrom souveraine.language import lexicon, names\n"
+              "assert names.people('What about item 3? I will check tomorrow, ok?') == []\n"
+              "assert names.people('thanks, that works for me!') == []\n"
+              "assert 'regex' not in sys.modules and 'pysbd' not in sys.modules, 'loaded'\n"
+              "assert lexicon._given.cache_info().currsize == 0, 'names read'\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+def test_the_shipped_names_mark_the_ones_that_are_everyday_words():
+    from souveraine.language import lexicon
+
+    assert {"Tomás", "Inês", "Ngozi", "Łukasz", "Peter"} <= lexicon.given_names()
+    assert {"Can", "Brain", "Said", "Will"} <= lexicon.given_words() and "Peter" not in lexicon.given_words()
+    assert names.ambiguous("Brain") and names.ambiguous("May") and not names.ambiguous("Tomás")
+    assert {"random", "consider", "mild"} <= lexicon.english_words()

@@ -152,6 +152,29 @@ def test_an_integration_cut_short_is_aborted(memory, invoke):
     assert_clean(memory.root)
 
 
+def test_an_integration_killed_inside_its_commit_is_finished_not_left_mid_merge(memory, invoke):
+    from souveraine.forks import fork
+
+    fork.start(memory, "side", "a side task")
+    child = fork.fork_memory(memory, "side")
+    with child.change("feat(memory): from the fork") as change:
+        change.write("people/side.md", "---\ndescription: Side.\n---\n# Side\n")
+    head = gitstore.head(memory.root)
+    git(memory.root, "merge", "--no-ff", "--no-commit", "-q", "fork/side")
+    merge_head = (memory.root / ".git" / "MERGE_HEAD").read_text()
+    git(memory.root, "commit", "-qm", "feat(fork): integrate side")    # the commit landed…
+    (memory.root / ".git" / "MERGE_HEAD").write_text(merge_head)      # …and the kill came before git tidied up
+    (memory.cache / repair.INTEGRATING).write_text(json.dumps({"name": "side", "head": head,
+                                                                "paths": ["people/side.md"]}))
+    assert gitstore.in_progress(memory.root) == "merge"
+    done = invoke("persist", "--user", "Merged?", "--assistant", "Yes.")
+    assert (done.exit_code, done.stderr) == (0, "")
+    assert gitstore.in_progress(memory.root) is None
+    assert (memory.root / "people" / "side.md").exists()
+    assert "Merged?" in git(memory.root, "show", "HEAD")
+    assert_clean(memory.root)
+
+
 def test_a_fork_whose_start_was_cut_short_is_removed(memory):
     where = memory.cache / "forks" / "ghost"
     git(memory.root, "worktree", "add", "-q", "-b", "fork/ghost", str(where), "HEAD")

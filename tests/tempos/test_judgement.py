@@ -42,6 +42,30 @@ def test_claims_of_having_saved_are_found_with_their_content():
     assert promises.find("Marta recorded it; the link is in the invite.") == []
 
 
+@pytest.mark.parametrize("answer, content", [
+    ("Memory updated ✅ Dentist: Dr. Silva, Thursdays.", "Dentist: Dr. Silva, Thursdays"),
+    ("Budget rule — saved as a convention.", "Budget rule"),
+    ("Put Ngozi's new address (Rua do Sol 4) in your contacts.", ""),
+    ("I have it noted.", ""),
+    ("Right, I've jotted that down.", ""),
+    ("✅ Saved: the boiler code is 7731.", "the boiler code is 7731"),
+    ("Done — noted in your profile.", ""),
+    ("Fixed in memory: the vet is on Rua da Paz.", "the vet is on Rua da Paz"),
+    ("I've put Maya's pick-up (15:40) in your notes.", ""),
+])
+def test_claims_said_as_labels_tails_and_places_keep_only_the_fact(answer, content):
+    [claim] = promises.find(answer)
+    assert claim.claimed and claim.content == content
+
+
+@pytest.mark.parametrize("answer", [
+    "That was saved as part of the old profile.", "I noted that last week, so it's there.",
+    "I have it noted in the draft.", "Not saved yet — I'll do it once you confirm.",
+])
+def test_past_drafted_and_pending_saves_are_no_claims(answer):
+    assert not [p for p in promises.find(answer) if p.claimed]
+
+
 def test_a_dated_promise_knows_its_due_time():
     [promise] = promises.find("I'll remind you on Thursday to send the form.", now=NOW)
     assert promise.due.day.isoformat() == "2026-12-03"

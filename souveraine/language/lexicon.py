@@ -1,0 +1,61 @@
+"""The word lists the language module ships (souveraine/language/data/, made by tools/language_data.py).
+
+Each is read once, when a text first needs it, and kept for the process: the given names
+(~24,000, from Faker's 86 locales) when a text holds a capitalised word that could be one,
+the everyday English words (~41,000, SCOWL size 35) and the places (~12,000, GeoNames) only
+where a tempo asks whether a capital is a common word or a place, the words of strong
+feeling (~1,500, VADER) when the Fold weighs a turn.
+"""
+
+import gzip
+from functools import lru_cache
+from pathlib import Path
+
+DATA = Path(__file__).resolve().parent / "data"
+
+
+def _lines(name: str) -> list[str]:
+    return gzip.decompress((DATA / name).read_bytes()).decode("utf-8").split("\n")
+
+
+@lru_cache(maxsize=1)
+def _given() -> tuple[frozenset[str], frozenset[str]]:
+    names, words = set(), set()
+    for row in _lines("given-names.tsv.gz"):
+        name, _, flag = row.partition("\t")
+        if name:
+            names.add(name)
+            if flag in ("word", "place"):
+                words.add(name)
+    return frozenset(names), frozenset(words)
+
+
+def given_names() -> frozenset[str]:
+    """Every first name, as written ("Tomás", "Ngozi", "Jean-Paul")."""
+    return _given()[0]
+
+
+def given_words() -> frozenset[str]:
+    """The first names that are also everyday English words or places ("Will", "Can", "Brain",
+    "Kenya"), unless they are commoner first names in the US census ("Peter", "Maria")."""
+    return _given()[1]
+
+
+@lru_cache(maxsize=1)
+def english_words() -> frozenset[str]:
+    """Everyday English words, lower case ("random", "consider", "enjoyed")."""
+    return frozenset(w for w in _lines("english-words.txt.gz") if w)
+
+
+@lru_cache(maxsize=1)
+def places() -> frozenset[str]:
+    """Countries, continents, US states and cities of 50,000 people or more, as written ("Accra",
+    "Santa Maria")."""
+    return frozenset(w for w in _lines("places.txt.gz") if w)
+
+
+@lru_cache(maxsize=1)
+def feelings() -> frozenset[str]:
+    """Words that say a strong feeling, lower case ("furious", "heartbroken", "thrilled"): VADER's
+    lexicon, mean valence -2.0 or below, or 2.5 or above."""
+    return frozenset(w for w in _lines("feelings.txt.gz") if w)
