@@ -97,6 +97,11 @@ TRIED = [
     replace(SHIPPED, name="  date weight 5", ranking={"date_weight": 5.0}),
     replace(SHIPPED, name="  no context column", options=index.Options(context="none")),
     replace(SHIPPED, name="  recency off", recency=False),
+    replace(SHIPPED, name="  every reply inherits (not only to questions)", ranking={"answers_asked": False}),
+    replace(SHIPPED, name="  answer share 0.75", ranking={"answer_share": 0.75}),
+    replace(SHIPPED, name="  diversity by conversation only", ranking={"diversity_words": 0.0}),
+    replace(SHIPPED, name="  no period as evidence", ranking={"period_floor": 0.0}),
+    replace(SHIPPED, name="  period floor 0.6", ranking={"period_floor": 0.6}),
 ]
 
 

@@ -10,6 +10,7 @@ note's own file, a derived note's source session) and when they matched the same
 from dataclasses import dataclass, field
 
 PENALTY = 0.3           # the default of rank.Ranking.diversity
+WORDS = 0.5             # the share of likeness from matching the same query words
 POOL = 4            # candidates looked at per hit asked for
 
 
@@ -21,7 +22,8 @@ class Candidate:
     words: frozenset = field(default_factory=frozenset)
 
 
-def select(candidates: list[Candidate], limit: int, penalty: float = PENALTY) -> list[Candidate]:
+def select(candidates: list[Candidate], limit: int, penalty: float = PENALTY,
+           words: float = WORDS) -> list[Candidate]:
     """``limit`` candidates, best first, each as unlike the ones before it as its score allows."""
     pool = sorted(candidates, key=lambda c: -c.score)[:max(limit * POOL, limit)]
     if not pool or penalty <= 0:
@@ -29,14 +31,15 @@ def select(candidates: list[Candidate], limit: int, penalty: float = PENALTY) ->
     top = pool[0].score or 1.0
     chosen: list[Candidate] = []
     while pool and len(chosen) < limit:
-        best = max(pool, key=lambda c: c.score / top - penalty * max((likeness(c, s) for s in chosen), default=0.0))
+        best = max(pool, key=lambda c: c.score / top
+                   - penalty * max((likeness(c, s, words) for s in chosen), default=0.0))
         chosen.append(best)
         pool.remove(best)
     return chosen
 
 
-def likeness(a: Candidate, b: Candidate) -> float:
+def likeness(a: Candidate, b: Candidate, words: float = WORDS) -> float:
     same = 1.0 if a.group and a.group == b.group else 0.0
     union = a.words | b.words
     shared = len(a.words & b.words) / len(union) if union else 0.0
-    return 0.5 * same + 0.5 * shared
+    return (1.0 - words) * same + words * shared

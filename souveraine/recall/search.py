@@ -29,6 +29,7 @@ POOL = 8                # candidates SQLite hands over per hit asked for (at lea
 MIN_POOL = 80
 NAME_CAP = 5000         # a "name" more often written than this is a common word after all
 DEEP_POOL = 2000        # matches looked through for those telling of the query's dates
+PERIOD_ROOM = 3         # a period holding more turns than this per hit asked for is no evidence alone
 
 
 @dataclass
@@ -199,7 +200,27 @@ class Search:
         pool = dict(rows[:size])
         if not self.evidence.open:
             pool.update(self._within_pool(conn, base, params, rows))
+            if self.ranking.period_floor and pool:
+                floor = self.ranking.period_floor * max(pool.values())
+                for doc_id in self._period(conn, PERIOD_ROOM * self.limit):
+                    pool.setdefault(doc_id, floor)
         return pool
+
+    def _period(self, conn, room: int) -> list[int]:
+        """The turns said in the query's period when it holds few of them (``room`` at most):
+        "what broke at the clinic in mid-April?" is answered by "my autoclave failed its test
+        this morning", said then, which shares no word with it."""
+        where, params = self.filters
+        clauses, extra = [*where, "+d.kind = 'turn'"], {}      # "+": searched by its time (docs_at)
+        if self.evidence.since:
+            clauses.append("d.at >= :ev_since")
+            extra["ev_since"] = self.evidence.since.isoformat()
+        if self.evidence.until:
+            clauses.append("d.at < :ev_after")
+            extra["ev_after"] = (self.evidence.until + timedelta(days=1)).isoformat()
+        rows = conn.execute(f"SELECT d.id FROM docs d WHERE {' AND '.join(clauses)} LIMIT :room",
+                            {**params, **extra, "room": room + 1}).fetchall()
+        return [] if len(rows) > room else [r[0] for r in rows]
 
     def _within_pool(self, conn, base: str, params: dict, deep: list[tuple[int, float]]) -> list[tuple[int, float]]:
         """The best matches said in the period (a run of ids, since they grow with time: FTS5
@@ -270,7 +291,8 @@ class Search:
         meta = _meta(conn, pool)
         turns = {i: conversation.Turn(i, m["path"], m["session"], m["role"], m["kind"]) for i, m in meta.items()}
         relevance = dict(pool)
-        for asked, answer in (conversation.answers(conn, turns) if self.ranking.answer_share else {}).items():
+        found = conversation.answers(conn, turns, self.ranking.answers_asked) if self.ranking.answer_share else {}
+        for asked, answer in found.items():
             if answer in pool or not self.person:           # an answer must name the person itself
                 relevance[answer] = relevance.get(answer, 0.0) + self.ranking.answer_share * pool[asked]
         meta.update(_meta(conn, [i for i in relevance if i not in meta]))
@@ -288,7 +310,8 @@ class Search:
         ordered = sorted(scores, key=lambda i: -scores[i])[:self.limit * diversity.POOL]
         words = _words(conn, terms, ordered)
         candidates = [diversity.Candidate(i, s, _group(meta[i]), words.get(i, frozenset())) for i, s in scores.items()]
-        return [(c.id, c.score) for c in diversity.select(candidates, self.limit, self.ranking.diversity)]
+        return [(c.id, c.score) for c in diversity.select(candidates, self.limit, self.ranking.diversity,
+                                                          self.ranking.diversity_words)]
 
 
 def _add_names(conn, pool: dict[int, float], dropped: list[query.Term], size: int) -> None:

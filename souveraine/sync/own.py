@@ -92,7 +92,7 @@ def start(memory) -> bool:
 
 def journaled(memory, turns) -> None:
     """Persist journaled ``turns`` here (inside its change, under the memory's lock)."""
-    if turns and path(memory).exists():
+    if turns and any(_on(memory)) and path(memory).exists():
         _append(memory, "".join(f"turn {t.path} {t.block_id}\n" for t in turns))
 
 
@@ -142,11 +142,19 @@ def _compacted(memory) -> bool:
     own = load(memory)
     if own is None:
         return False
-    if own.consumed:
-        done = min(own.witnessed, own.synthesized) + 1
-        own.turns, own.witnessed, own.synthesized = own.turns[done:], own.witnessed - done, own.synthesized - done
+    if own.consumed:   # a tempo switched off takes nothing in: the record must not wait for it
+        reflecting, archiving = _on(memory)
+        last = len(own.turns) - 1
+        done = min(own.witnessed if reflecting else last, own.synthesized if archiving else last) + 1
+        own.turns = own.turns[done:]
+        own.witnessed, own.synthesized = max(own.witnessed - done, -1), max(own.synthesized - done, -1)
         _write(memory, own)
     return True
+
+
+def _on(memory) -> tuple[bool, bool]:
+    """Whether reflection and the archivist are on."""
+    return bool(memory.config["reflection"]["enabled"]), bool(memory.config["archivist"]["enabled"])
 
 
 def _write(memory, own: Own) -> None:

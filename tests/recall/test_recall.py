@@ -14,13 +14,13 @@ def paths(result) -> list[str]:
 
 def test_a_turn_is_its_own_hit_with_its_block_id_date_snippet_and_link(memory, say):
     (_, user), (_, assistant) = say(
-        ("2026-03-14T10:00:00", "user", "I started reading The Left Hand of Darkness, a book by Le Guin."),
+        ("2026-03-14T10:00:00", "user", "Have you read The Left Hand of Darkness, a book by Le Guin?"),
         ("2026-03-14T10:00:30", "assistant", "Gethen, a world of winter: enjoy it."))
     hits = recall(memory, "Darkness").hits
     assert hits[0].to_dict() == {
         "path": "journal/2026/03/2026-03-14.md", "block": user, "kind": "turn", "tier": "episodic",
         "date": "2026-03-14T10:00:00", "score": hits[0].score, "role": "user", "source": "",
-        "snippet": "I started reading The Left Hand of «Darkness», a book by Le Guin.",
+        "snippet": "Have you read The Left Hand of «Darkness», a book by Le Guin?",
         "link": f"[[journal/2026/03/2026-03-14#^{user}]]"}
     assert hits[0].score > 0
     assert [h.block for h in hits] == [user, assistant]      # the answer, found through its question
@@ -101,6 +101,23 @@ def test_an_answer_ranks_by_the_question_it_answers(memory, say):
         ("2026-06-01T10:01:00", "user", "Three times a week; it keeps us on track.", "gym"))
     blocks = [h.block for h in recall(memory, "how often does he work out with his family", limit=3).hits]
     assert blocks[:2] == [question, answer]
+
+
+def test_a_short_period_named_by_the_query_is_evidence_without_its_words(memory, say):
+    say(*[(f"2026-0{m}-{d:02d}T09:00:00", "user", f"Busy day at the clinic, {m}/{d}.", f"c{m}{d}")
+          for m in (2, 3, 5) for d in (3, 9, 15, 21)])
+    (_, evidence), = say(("2026-04-18T08:00:00", "user", "Problem: my autoclave failed its test this morning.", "a"))
+    blocks = [h.block for h in recall(memory, "What broke at the clinic in mid-April 2026?").hits]
+    assert evidence in blocks[:3]
+
+
+def test_only_a_question_passes_its_match_on_to_the_reply(memory, say):
+    _, (_, answer) = say(("2026-06-01T10:00:00", "user", "So did the plumber finally come round to fix that boiler valve?", "a"),
+                         ("2026-06-01T10:01:00", "assistant", "Yes, on Monday.", "a"))
+    _, (_, reply) = say(("2026-06-02T10:00:00", "user", "Plumber fixed the boiler valve.", "b"),
+                        ("2026-06-02T10:01:00", "assistant", "Good news, finally.", "b"))
+    blocks = [h.block for h in recall(memory, "plumber boiler valve").hits]
+    assert blocks.index(answer) < blocks.index(reply)     # the newer reply answers no question
 
 
 def test_a_derived_note_ranks_at_its_source_time_and_does_not_crowd_it_out(memory, say, note, invoke):

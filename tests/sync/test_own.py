@@ -82,3 +82,20 @@ def test_after_a_merge_the_caches_know_the_other_device_s_work(invoke, laptop, s
     assert said.turns[0]["block_id"] in [hit["block"] for hit in hits]
     assert catalog(server).count == before + 1
     assert counters.load(server).reflection == own.count(server) == 2
+
+
+def test_with_the_archivist_off_the_record_is_kept_short_by_the_witnesses(laptop):
+    config = laptop.root / "souveraine.toml"
+    config.write_text(config.read_text().replace("[archivist]\nenabled = true", "[archivist]\nenabled = false"))
+    git(laptop.root, "commit", "-qam", "chore(config): no archivist")
+    from souveraine.store.memory import Memory
+
+    device = Memory(laptop.root)
+    for n in range(3):
+        say(device, n, "laptop")
+    assert reflect.run(device, force=True, extractive_only=True)["reflected"]
+    say(device, 5, "laptop")
+    assert reflect.run(device, force=True, extractive_only=True)["reflected"]   # compacts what the first took in
+    lines = own.path(device).read_text().splitlines()
+    assert [line.split(" ")[0] for line in lines] == ["turn", "turn", "cursor", "cursor", "last", "witness"]
+    assert own.window(device)[0] == []
