@@ -294,7 +294,7 @@ def _system_notes(seen: Survey) -> list[str]:
             if p.startswith("system/") and p not in SYSTEM_EXEMPT and not seen.append_only(p) and not seen.generated(p)]
 
 
-_LEFTOVER_SEVERITY = {"index-lock": ERROR, "change": ERROR, "defrag": ERROR, "integration": ERROR,
+_LEFTOVER_SEVERITY = {"index-lock": ERROR, "ref-lock": ERROR, "change": ERROR, "defrag": ERROR, "integration": ERROR,
                       "operation": WARNING, "staged": WARNING, "worktree": WARNING, "branch": WARNING, "temp": WARNING}
 
 

@@ -52,8 +52,8 @@ class Leftover:
 def quick(memory) -> list[Leftover]:
     """Mend what a crash left that is cheap to find; returns what was mended."""
     mended = []
-    for finder in (_index_lock, _defrag_merge, _integration, _changes, _defrag_worktrees, _forks, _worktree_admin,
-                   _cache_temps):
+    for finder in (_index_lock, _ref_locks, _defrag_merge, _integration, _changes, _defrag_worktrees, _forks,
+                   _worktree_admin, _cache_temps):
         for leftover in finder(memory):
             if leftover.mend is not None:
                 leftover.mend()
@@ -66,8 +66,8 @@ def quick(memory) -> list[Leftover]:
 def find(memory, deep: bool = True) -> list[Leftover]:
     """Everything a crash left (and, ``deep``, what waits on a person), changing nothing."""
     found = []
-    for finder in (_index_lock, _defrag_merge, _integration, _changes, _defrag_worktrees, _forks, _worktree_admin,
-                   _cache_temps):
+    for finder in (_index_lock, _ref_locks, _defrag_merge, _integration, _changes, _defrag_worktrees, _forks,
+                   _worktree_admin, _cache_temps):
         found += finder(memory)
     if deep:
         found += _defrag_branches(memory) + _tree_temps(memory) + _operation(memory) + _staged(memory)
@@ -101,6 +101,27 @@ def _index_lock(memory) -> list[Leftover]:
     return [Leftover("index-lock", rel, "git's index lock, left by a git that was killed (no process holds it)",
                      f"remove {lock} (doctor --fix, or any writing command, does)",
                      lambda: lock.unlink(missing_ok=True))]
+
+
+def _ref_locks(memory) -> list[Leftover]:
+    """``HEAD.lock``, ``refs/heads/*.lock``, ``packed-refs.lock`` a killed git left: no process
+    holds them and they are older than a git takes to start."""
+    where = git.git_dir(memory.root)
+    heads = where / "refs" / "heads"
+    candidates = [where / "HEAD.lock", where / "packed-refs.lock"]
+    candidates += list(heads.rglob("*.lock")) if heads.is_dir() else []
+    found = []
+    for lock in candidates:
+        try:
+            age = time.time() - lock.stat().st_mtime
+        except OSError:
+            continue
+        if age < 2.0 or git._holder(lock) is not None:
+            continue
+        found.append(Leftover("ref-lock", _rel(memory, lock), "a ref's lock, left by a git that was killed",
+                              f"remove {lock} (doctor --fix, or any writing command, does)",
+                              lambda lock=lock: lock.unlink(missing_ok=True)))
+    return found
 
 
 def _operation(memory) -> list[Leftover]:

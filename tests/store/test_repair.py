@@ -210,3 +210,16 @@ def test_doctor_fix_commits_the_spool(memory, invoke):
     invoke("doctor", "--fix")
     assert "for later" in (memory.root / DAY).read_text()
     assert_clean(memory.root)
+
+
+def test_ref_locks_a_killed_git_left_are_removed_by_the_next_command(memory, invoke):
+    locks = [memory.root / ".git" / "refs" / "heads" / "main.lock", memory.root / ".git" / "HEAD.lock"]
+    for lock in locks:
+        lock.write_text("")
+        os.utime(lock, (time.time() - 60, time.time() - 60))
+    assert {f.kind for f in repair.find(memory)} >= {"ref-lock"}
+    done = invoke("persist", "--user", "Locked?", "--assistant", "Not any more.")
+    assert (done.exit_code, done.stderr) == (0, "")
+    assert not any(lock.exists() for lock in locks)
+    assert "Locked?" in git(memory.root, "show", "HEAD")
+    assert_clean(memory.root)
