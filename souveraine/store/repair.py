@@ -53,7 +53,7 @@ def quick(memory) -> list[Leftover]:
     """Mend what a crash left that is cheap to find; returns what was mended."""
     mended = []
     for finder in (_index_lock, _ref_locks, _defrag_merge, _integration, _changes, _defrag_worktrees, _forks,
-                   _worktree_admin, _cache_temps):
+                   _worktree_admin, _cache_temps, _loose_defrag_branches):
         for leftover in finder(memory):
             if leftover.mend is not None:
                 leftover.mend()
@@ -243,6 +243,17 @@ def _defrag_branches(memory) -> list[Leftover]:
                      f"delete it ('git branch -D {branch}'; doctor --fix does)",
                      lambda branch=branch: git.run(memory.root, "branch", "-q", "-D", branch, check=False))
             for branch in done.stdout.split() if not (memory.cache / DEFRAG / branch[7:]).exists()]
+
+
+def _loose_defrag_branches(memory) -> list[Leftover]:
+    """A defrag killed after removing its worktree leaves only its branch: a loose ref, so a
+    listing of refs/heads/defrag/ (no git process) says whether git need be asked."""
+    try:
+        if not os.listdir(memory.root / ".git" / "refs" / "heads" / "defrag"):
+            return []
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    return _defrag_branches(memory)
 
 
 def _forks(memory) -> list[Leftover]:

@@ -87,6 +87,13 @@ def test_temporary_files_of_dead_writers_go_and_live_ones_stay(memory, invoke):
     assert_clean(memory.root)
 
 
+def test_a_defrag_killed_after_removing_its_worktree_leaves_no_branch_after_the_next_command(memory, invoke):
+    git(memory.root, "branch", "defrag/60783923", "HEAD")
+    assert invoke("persist", "--user", "hi", "--assistant", "hello").exit_code == 0
+    assert git(memory.root, "branch", "--list", "defrag/*") == ""
+    assert_clean(memory.root)
+
+
 def test_a_killed_defrag_leaves_nothing_after_the_next_command(memory, invoke):
     where = memory.cache / "defrag" / "0123abcd"
     git(memory.root, "worktree", "add", "-q", "-b", "defrag/0123abcd", str(where), "HEAD")
