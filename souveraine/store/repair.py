@@ -51,24 +51,12 @@ class Leftover:
 
 def quick(memory) -> list[Leftover]:
     """Mend what a crash left that is cheap to find; returns what was mended."""
-    mended = []
-    for finder in (_index_lock, _ref_locks, _defrag_merge, _integration, _changes, _defrag_worktrees, _forks,
-                   _worktree_admin, _cache_temps, _loose_defrag_branches):
-        for leftover in finder(memory):
-            if leftover.mend is not None:
-                leftover.mend()
-                mended.append(leftover)
-    if mended:
-        _log(memory, mended)
-    return mended
+    return _mend(memory, (leftover for finder in (*_CHEAP, _loose_defrag_branches) for leftover in finder(memory)))
 
 
 def find(memory, deep: bool = True) -> list[Leftover]:
     """Everything a crash left (and, ``deep``, what waits on a person), changing nothing."""
-    found = []
-    for finder in (_index_lock, _ref_locks, _defrag_merge, _integration, _changes, _defrag_worktrees, _forks,
-                   _worktree_admin, _cache_temps):
-        found += finder(memory)
+    found = [leftover for finder in _CHEAP for leftover in finder(memory)]
     if deep:
         found += _defrag_branches(memory) + _tree_temps(memory) + _operation(memory) + _staged(memory)
     return found
@@ -76,8 +64,13 @@ def find(memory, deep: bool = True) -> list[Leftover]:
 
 def mend_all(memory) -> list[Leftover]:
     """What ``doctor --fix`` mends: everything ``find`` can mend."""
+    return _mend(memory, find(memory, deep=True))
+
+
+def _mend(memory, leftovers) -> list[Leftover]:
+    """Mend each leftover as it comes (a generator finds the next only after the last is mended)."""
     mended = []
-    for leftover in find(memory, deep=True):
+    for leftover in leftovers:
         if leftover.mend is not None:
             leftover.mend()
             mended.append(leftover)
@@ -439,3 +432,8 @@ def _log(memory, mended: list[Leftover]) -> None:
                 log.write(f"{stamp} {leftover.kind} {leftover.path}: {leftover.why}\n")
     except OSError:
         pass
+
+
+# What every writing command looks for: no walk of the tree, no question a person must answer.
+_CHEAP = (_index_lock, _ref_locks, _defrag_merge, _integration, _changes, _defrag_worktrees, _forks,
+          _worktree_admin, _cache_temps)
