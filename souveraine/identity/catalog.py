@@ -157,12 +157,9 @@ def _settled(memory: Memory, mtime: int | None) -> bool:
     """Whether the folder last changed before HEAD last moved: its files are then the committed ones."""
     if mtime is None:
         return False
-    dot = memory.root / ".git"
     try:
-        if dot.is_file():   # a linked worktree: "gitdir: PATH"
-            dot = (memory.root / dot.read_text(encoding="utf-8").split(":", 1)[1].strip()).resolve()
-        moved = (dot / "logs" / "HEAD").stat().st_mtime_ns
-    except (OSError, IndexError):
+        moved = (git.git_dir(memory.root) / "logs" / "HEAD").stat().st_mtime_ns
+    except OSError:
         return False
     return mtime < moved
 

@@ -242,7 +242,7 @@ def _loose_defrag_branches(memory) -> list[Leftover]:
     """A defrag killed after removing its worktree leaves only its branch: a loose ref, so a
     listing of refs/heads/defrag/ (no git process) says whether git need be asked."""
     try:
-        if not os.listdir(memory.root / ".git" / "refs" / "heads" / "defrag"):
+        if not os.listdir(git.git_dir(memory.root) / "refs" / "heads" / "defrag"):
             return []
     except (FileNotFoundError, NotADirectoryError):
         return []
