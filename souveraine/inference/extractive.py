@@ -97,10 +97,15 @@ understood perfect excellent lovely awesome interesting yeah yep nope correct no
 wonderful amazing welcome bye goodbye cheers congratulations morning evening afternoon night
 """.split())
 PARTICLES = frozenset({"de", "du", "da", "di", "del", "della", "van", "von", "der", "den", "le", "la", "of", "y", "bin", "al"})
-NOT_NAMES = frozenset({*STOP, *INTENSE, *WEEKDAYS, *MONTHS, "mon", "tue", "wed", "thu", "fri", "sat", "sun",
+NOT_NAMES = frozenset({*STOP, *INTENSE, *WEEKDAYS, *MONTHS, *(d + "s" for d in WEEKDAYS), "mon", "tue", "wed", "thu", "fri", "sat", "sun",
                        "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
                        "am", "pm", "todo", "ps", "re", "fyi", "btw", "eg", "ie", "etc",
-                       "dr", "mr", "mrs", "ms", "mx", "prof", "st", "sr", "jr"})
+                       "dr", "mr", "mrs", "ms", "mx", "prof", "st", "sr", "jr",
+                       # how people text: "Tbh kinda done", "Lol listen to me"
+                       "tbh", "lol", "ugh", "omg", "lmao", "idk", "imo", "imho", "smh", "ngl", "tho", "pls", "plz",
+                       "thx", "ty", "np", "rn", "ikr", "brb", "afaik", "wtf", "ffs", "yay", "yikes", "meh", "ooh",
+                       "aww", "argh", "phew", "oops", "whoa", "welp", "gonna", "wanna", "kinda", "gotta"})
+_QUOTES = "\"“„«‘'"
 
 
 def prose(text: str) -> str:
@@ -152,14 +157,23 @@ def names(text: str, lowercase: set[str] | frozenset = frozenset()) -> list[str]
         found.setdefault(term.strip(), None)
     said = _BACKTICK.sub(" ", plain)
     split = sentences(said)
-    inner = {m[0] for s in split for m in list(TOKEN.finditer(s))[1:] if m[0][:1].isupper()}
+    inner = {m[0] for s in split for m in list(TOKEN.finditer(s))[1:]
+             if m[0][:1].isupper() and s[:m.start()].rstrip()[-1:] not in _QUOTES}
     common = _Common(lowercase, lowercase_words(said), inner)
     for sentence in split:
+        if _shouted(sentence):       # "THE GRANT IS DUE FRIDAY": capitals that say nothing of names
+            continue
         for run in _capitalised_runs(sentence, common):
             found.setdefault(run, None)
         for term in _CODE_TERM.findall(sentence):
             found.setdefault(term, None)
     return list(found)
+
+
+def _shouted(sentence: str) -> bool:
+    said = [t for t in TOKEN.findall(sentence) if t.isalpha()]
+    loud = [t for t in said if len(t) > 1 and t.isupper()]
+    return len(loud) >= 3 and len(loud) >= 0.6 * len(said)
 
 
 class _Common:
@@ -185,7 +199,12 @@ def _capitalised_runs(sentence: str, seen_lower: set[str], openers: bool = True)
             runs.append(run)
             run = []
         after = matches[i + 1][0] if i + 1 < len(matches) else ""
-        if _is_name_word(token, i == 0, seen_lower, after) and (openers or i > 0):
+        # A word after an opening quote opens what is quoted ('add "Buy boxes"'); a first word
+        # before a colon is a label ("Standup:", "Update:") unless it is someone's name.
+        before = sentence[last_end if last_end is not None else 0:match.start()]
+        opens = i == 0 or (bool(before) and before.rstrip()[-1:] in _QUOTES)
+        label = i == 0 and sentence[match.end():match.end() + 1] == ":" and not _given(token)
+        if not label and _is_name_word(token, opens, seen_lower, after) and (openers or i > 0):
             run.append(token)
         elif run and token in PARTICLES and _name_follows(matches, i + 1, seen_lower):
             run.append(token)
@@ -196,6 +215,12 @@ def _capitalised_runs(sentence: str, seen_lower: set[str], openers: bool = True)
     if run:
         runs.append(run)
     return [" ".join(r) for r in runs]
+
+
+def _given(token: str) -> bool:
+    from souveraine.language import names
+
+    return names.is_given(token)
 
 
 def _name_follows(matches: list, start: int, seen_lower: set[str]) -> bool:
@@ -227,7 +252,10 @@ def _is_name_word(token: str, opens: bool, seen_lower: set[str], after: str = ""
         return not names.ambiguous(token) or names.acts(after)
     from souveraine.language import lexicon
 
-    return not (folded in seen_lower or _COMMON_ENDING.search(folded) or folded in lexicon.english_words())
+    english = lexicon.english_words()
+    # "Hand-tighten it first": a compound of everyday words opening a sentence is no name either.
+    compound = "-" in folded and all(part in english or part in seen_lower for part in folded.split("-"))
+    return not (folded in seen_lower or _COMMON_ENDING.search(folded) or folded in english or compound)
 
 
 def significant(name: str) -> list[str]:

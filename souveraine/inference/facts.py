@@ -71,6 +71,9 @@ _QUESTION = re.compile(r"^\s*(?:what|what's|how|why|when|where|who|which|is|are|
 _SPECIFIC = re.compile(r"\d|\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b"
                        r"|\b(?:today|tomorrow|tonight|yesterday|next|last|weekend|noon|midnight|christmas|easter)\b",
                        re.IGNORECASE)
+# A weekday said as a habit ("on Mondays", "every other Tuesday") is a when as much as a date is.
+_RECURRING = re.compile(r"\b(?:every\s+(?:other\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day|"
+                        r"(?:mon|tues|wednes|thurs|fri|satur|sun)days)\b", re.IGNORECASE)
 _LEAD = re.compile(r"^(?:(?:on|at|by|in|from|until|till|before|after|since|for)\s+)+", re.IGNORECASE)
 _NOW = datetime(2026, 1, 1, 12, 0)
 
@@ -84,7 +87,8 @@ class Reading:
 
 def read(sentence: str, role: str = "user", names: list[str] = ()) -> Reading:
     """What ``sentence`` (said by ``role``) asserts, and how much it weighs."""
-    dated = tuple(_LEAD.sub("", d) for d in _dates(sentence) if _SPECIFIC.search(d))
+    dated = tuple(dict.fromkeys([*(_LEAD.sub("", d) for d in _dates(sentence) if _SPECIFIC.search(d)),
+                                 *(m[0] for m in _RECURRING.finditer(sentence))]))
     values = tuple(dict.fromkeys([*dated, *_numbers(sentence, dated)]))
     kind = _kind(sentence, bool(dated), bool(values), names)
     if kind == "essence" and _PLEASANTRY.match(sentence):

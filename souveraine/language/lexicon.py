@@ -4,7 +4,8 @@ Each is read once, when a text first needs it, and kept for the process: the giv
 (~24,000, from Faker's 86 locales) when a text holds a capitalised word that could be one,
 the everyday English words (~41,000, SCOWL size 35) and the places (~12,000, GeoNames) only
 where a tempo asks whether a capital is a common word or a place, the words of strong
-feeling (~1,500, VADER) when the Fold weighs a turn.
+feeling (~1,500, VADER) when the Fold weighs a turn, how common a word is in English (the
+25,000 commonest, wordfreq) where a topic must be more than an everyday word.
 """
 
 import gzip
@@ -59,3 +60,23 @@ def feelings() -> frozenset[str]:
     """Words that say a strong feeling, lower case ("furious", "heartbroken", "thrilled"): VADER's
     lexicon, mean valence -2.0 or below, or 2.5 or above."""
     return frozenset(w for w in _lines("feelings.txt.gz") if w)
+
+
+@lru_cache(maxsize=1)
+def _frequencies() -> dict[str, float]:
+    rows = (row.partition("\t") for row in _lines("word-frequencies.tsv.gz"))
+    return {word: float(zipf) for word, _, zipf in rows if word}
+
+
+def zipf(word: str) -> float:
+    """How common ``word`` (lower case) is in English, on the Zipf scale: 7.7 for "the", 5 for a word
+    met once in ten thousand ("allow"), 0 for one rarer than the 25,000 commonest."""
+    return _frequencies().get(word, 0.0)
+
+
+EVERYDAY = 5.0     # a word at least this common ("start", "time", "code") is everyday, no topic
+
+
+def everyday(word: str) -> bool:
+    """Is ``word`` (lower case) among the thousand or so commonest English words?"""
+    return zipf(word) >= EVERYDAY

@@ -170,28 +170,38 @@ def chain(turns: list[Turn], most: int = 3) -> list[str]:
 
 
 def anchor(turns: list[Turn], held: set[str], exclude: set[str] = frozenset(), most: int = 2) -> list[str]:
-    """What held: a person, a project, a goal — the names said in both halves of the window,
-    people first, those the memory already held next, the most said first; without one, a
-    topic both speakers kept returning to (never an everyday word like "time" or "book")."""
-    half = max(1, len(turns) // 2)
-    found = terms(turns)
+    """What held: a person, a project, a goal — a name or a topic said in two turns or more,
+    far enough apart to span a third of the window; people first, those the memory already
+    held next, the most said first. A topic (never one of the thousand commonest English words —
+    "time", "start" — nor a month or a day) holds when both speakers kept to it or it came back three times. A
+    single exchange holds nothing."""
+    if len(turns) < ANCHOR_TURNS:
+        return [f"no person, project or topic ran through it; it was one exchange, {turns[0].link} to {turns[-1].link}"]
+    from souveraine.language import lexicon
+
+    reach = len(turns) / 3
     named = {p.name.casefold() for t in turns for p in names.people(t.text)}
-    steady = [term for term in found if term.is_name and len(term.turns) > 1
-              and term.turns[0] < half <= term.turns[-1]]
-    if not steady:
-        floor = max(3, len(turns) // 4)
-        steady = [term for term in found if len(term.turns) >= floor and term.turns[0] < half <= term.turns[-1]
-                  and (term.is_name or (len(term.key) > 4 and term.key not in GENERIC
-                                        and len({turns[i].role for i in term.turns}) > 1))]
+
+    def crossed(term):
+        return len({turns[i].role for i in term.turns}) > 1
+
+    def steady(term):
+        if len(term.turns) < 2 or term.turns[-1] - term.turns[0] < reach:
+            return False
+        phrase = " " in term.key and not term.is_name
+        return term.is_name or (len(term.key) > 3 and term.key not in GENERIC and term.shown not in CALENDAR
+                                and (phrase or not lexicon.everyday(term.shown)) and (crossed(term) or len(term.turns) >= 3))
 
     def weight(term):
         known = extractive.words(term.key) <= held
-        return (term.key in exclude, term.key not in named, not term.is_name, not known, -len(term.turns), term.turns[0])
+        person = term.key in named or term.shown.casefold() in named or term.key.startswith("kin:")
+        return (term.key in exclude, -(len(term.turns) + crossed(term) + 2 * person + term.is_name + known), term.turns[0])
     lines = [f"*{term.shown}*, from {turns[term.turns[0]].link} to {turns[term.turns[-1]].link}, in {len(term.turns)} turns"
-             for term in sorted(steady, key=weight)[:most]]
+             for term in sorted(filter(steady, terms(turns)), key=weight)[:most]]
     return lines or [f"no person, project or topic ran through it; it began at {turns[0].link} and ended at {turns[-1].link}"]
 
 
+ANCHOR_TURNS = 4         # fewer turns than this are one exchange: nothing held through them
 GENERIC = frozenset("""
 thing things time times today tomorrow yesterday week weeks month months year years something anything everything
 nothing people person message messages book books question questions answer answers point points idea ideas way ways
@@ -199,6 +209,7 @@ part parts place places work working stuff number numbers problem problems issue
 little bit while moment morning evening night minute minutes hour hours second seconds really actually maybe though
 about would could should there their these those which where thanks thank sorry great right think thought going
 """.split())
+CALENDAR = frozenset({*extractive.WEEKDAYS, *extractive.MONTHS, *(d + "s" for d in extractive.WEEKDAYS)})
 
 
 def flame(turns: list[Turn], held: set[str]) -> list[tuple[str, Turn]]:
@@ -220,18 +231,70 @@ class Term:
 
 
 def terms(turns: list[Turn]) -> list[Term]:
-    """Each term (a name, or a content word of four letters or more) and the turns that hold it."""
+    """Each term (a name, or a content word of four letters or more) and the turns that hold it.
+    A name said again shorter or fuller ("Professor Hartmann", "Hartmann"; "Zeynep", "Zeynep
+    Arslan") is one term, titles aside; a word is one term in all its forms ("hen", "hens")."""
+    from souveraine.language import words
+
     lowercase = set().union(*(extractive.lowercase_words(t.text) for t in turns))
     found: dict[str, Term] = {}
     for i, turn in enumerate(turns):
-        here = {name.casefold(): (name, True) for name in extractive.names(turn.text, lowercase)}
-        covered = {w for key in here for w in key.split()}
+        here = {}
+        for name in extractive.names(turn.text, lowercase):
+            key = _name_key(name, found)
+            if key:
+                here.setdefault(key, (name, True))
+        for kin, shown in _kin(turn.text):
+            here.setdefault(kin, (shown, True))
+        covered = {w for key in here for w in key.split()} | {w for name, _ in here.values() for w in name.casefold().split()}
         for word in extractive.content_words(turn.text):
             if len(word) > 3 and word not in covered:
-                here.setdefault(word, (word, False))
+                here.setdefault(words.stem(word), (word, False))
+        for phrase in _phrases(turn.text):
+            here.setdefault(" ".join(words.stem(w) for w in phrase.split()), (phrase, False))
         for key, (shown, is_name) in here.items():
-            found.setdefault(key, Term(key, shown, is_name)).turns.append(i)
+            term = found.setdefault(key, Term(key, shown, is_name))
+            if is_name and not term.is_name:     # "priyas bday", then "Priya": the word was her name
+                term.shown, term.is_name = shown, True
+            if not term.turns or term.turns[-1] != i:
+                term.turns.append(i)
     return list(found.values())
+
+
+# A parent or grandparent is someone, however they are called: "Mum", "my mother", "Grandad".
+KIN = {"mum": "mum", "mom": "mum", "mother": "mum", "mummy": "mum", "mama": "mum", "dad": "dad", "father": "dad",
+       "daddy": "dad", "papa": "dad", "grandad": "grandad", "granddad": "grandad", "grandfather": "grandad",
+       "grandpa": "grandad", "grandma": "grandma", "grandmother": "grandma", "granny": "grandma", "nan": "grandma",
+       "nana": "grandma"}
+_KIN = re.compile(r"\b(?:(?:my|your|our|his|her|their)\s+)?(" + "|".join(KIN) + r")\b", re.IGNORECASE)
+
+
+def _kin(text: str) -> list[tuple[str, str]]:
+    """The parents and grandparents a turn speaks of: capitalised, or someone's ("my mother")."""
+    return [(f"kin:{KIN[m[1].casefold()]}", m[1]) for m in _KIN.finditer(text)
+            if m[1][0].isupper() or m[0].casefold() != m[1].casefold()]
+
+
+def _phrases(text: str) -> list[str]:
+    """Two content words side by side ("book club", "lag alerts"): a noun phrase, roughly."""
+    found = []
+    for sentence in extractive.sentences(text):
+        tokens = [t.casefold() for t in extractive.TOKEN.findall(sentence)]
+        for a, b in zip(tokens, tokens[1:]):
+            if all(len(w) > 2 and w not in extractive.STOP and w.isalpha() for w in (a, b)) \
+                    and not (a in GENERIC and b in GENERIC):
+                found.append(f"{a} {b}")
+    return found
+
+
+def _name_key(name: str, found: dict[str, Term]) -> str:
+    """The key of the name already found that this one shortens or fills out, else its own words."""
+    significant = [w for w in extractive.significant(name) if w.rstrip(".") not in names.TITLES and w not in names.TITLES]
+    if not significant:
+        return ""
+    mine = set(significant)
+    kin = [key for key, term in found.items() if term.is_name and (mine <= set(key.split()) or set(key.split()) <= mine)]
+    return kin[0] if len(kin) == 1 else " ".join(significant)
 
 
 def _terms_of(lines: list[str]) -> set[str]:
