@@ -4,7 +4,7 @@ Every term goes to FTS5 as a double-quoted string of word characters only, so it
 (``"``, ``*``, ``(``, ``:``, ``-``, ``^``, ``AND``, ``OR``, ``NOT``, ``NEAR``) is always taken
 as plain words. Two things are kept from what was typed: a ``"quoted phrase"`` and a trailing
 ``*`` for a prefix. Words joined by punctuation (``jean-pierre``, ``e-mail``, ``v2.1``) become
-a phrase. Terms are OR-ed: BM25 ranks the notes holding more of them, and more of the rarer
+a phrase, except a possessive ``'s`` (``Chloé's`` is searched as ``Chloé``). Terms are OR-ed: BM25 ranks the notes holding more of them, and more of the rarer
 ones, first. Common English words are dropped unless nothing else is left.
 """
 
@@ -27,6 +27,7 @@ s t d ll m re ve
 
 _WORD = re.compile(r"[^\W_]+")
 _CHUNK = re.compile(r'"([^"]*)"?|(\S+)')
+_POSSESSIVE = re.compile(r"(?<=[^\W_])['’]s\b")      # "Chloé's career": Chloé's, as Chloé is written alone
 
 
 @dataclass(frozen=True)
@@ -87,7 +88,7 @@ def _kept(term: Term) -> bool:
 
 def _parse(text: str):
     for quoted, bare in _CHUNK.findall(text):
-        chunk = quoted if quoted else bare
+        chunk = quoted if quoted else _POSSESSIVE.sub("", bare)
         found = tuple(_WORD.findall(chunk))
         if found:
             yield Term(found, prefix=bool(bare) and bare.rstrip("\"'.,;:!?)]}").endswith("*"))
