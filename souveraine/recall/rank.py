@@ -49,6 +49,7 @@ class Ranking:
     diversity_words: float = 0.5        # diversity.WORDS
     period_floor: float = PERIOD_FLOOR   # search.Search._period
     speaker_weight: float = SPEAKER_WEIGHT  # search.Search._speaker
+    inflections: bool = True                # query.inflected: "buy" also finds "bought"
 
     def params(self) -> dict[str, float]:
         return {"now": self.now, "half_life": self.half_life_days * DAY,

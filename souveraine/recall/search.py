@@ -113,6 +113,8 @@ def _search(conn, memory, update, text, since, until, tier, within, person_match
     filters = _filters(memory, hard, tier, within, private)
     ranking = ranking or Ranking(moment.timestamp(), memory.config["recall"]["half_life_days"], recency)
     terms = query.terms(found.text)
+    if ranking.inflections:
+        terms = query.inflected(terms)
     if found.span.empty:            # phrases that contradict each other rank nothing
         found = dates.Found(dates.Span(), found.text, found.phrases, found.readings)
     result = Result([], found.text, found.span, found.phrases, update, found.readings, anchor)
