@@ -5,7 +5,9 @@ Each is read once, when a text first needs it, and kept for the process: the giv
 the everyday English words (~41,000, SCOWL size 35) and the places (~12,000, GeoNames) only
 where a tempo asks whether a capital is a common word or a place, the words of strong
 feeling (~1,500, VADER) when the Fold weighs a turn, how common a word is in English (the
-25,000 commonest, wordfreq) where a topic must be more than an everyday word.
+25,000 commonest, wordfreq) where a topic must be more than an everyday word, the English
+word forms Porter stemming does not join (~1,100 verbs and nouns, LemmInflect) when recall
+reads a query.
 """
 
 import gzip
@@ -80,3 +82,27 @@ EVERYDAY = 5.0     # a word at least this common ("start", "time", "code") is ev
 def everyday(word: str) -> bool:
     """Is ``word`` (lower case) among the thousand or so commonest English words?"""
     return zipf(word) >= EVERYDAY
+
+
+@lru_cache(maxsize=1)
+def _inflections() -> str:
+    return "\n" + gzip.decompress((DATA / "inflections.txt.gz").read_bytes()).decode("utf-8")
+
+
+@lru_cache(maxsize=256)
+def inflections(word: str) -> tuple[str, ...]:
+    """For a lower-case English verb's or noun's form, one form of each of its other Porter
+    stems: "bought" → ("buy",), "buy" → ("bought",), "went" → ("go", "gone", "goes"): the
+    forms stemming does not join (LemmInflect's table, tools/inflections_data.py). Looked up
+    in the table's text rather than read into a dict: a query asks for a few words."""
+    import re
+
+    table = _inflections()
+    others: list[str] = []
+    for found in re.finditer(re.escape(word) + r"(?=[\t \n])", table):
+        if table[found.start() - 1] not in "\t \n":
+            continue
+        line = table[table.rfind("\n", 0, found.start()) + 1:table.find("\n", found.end())]
+        classes = [c.split(" ") for c in line.split("\t")]
+        others += [c[0] for c in classes if word not in c and c[0] not in others]
+    return tuple(others)
