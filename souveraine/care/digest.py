@@ -4,9 +4,12 @@ Each line the digest writes is dated and links back to the journal block it came
 so the journal stays the receipt and the digest only points at it. People are found
 by ``language.names``: links to people/, titles ("Dr. Amara Okafor"), given names in any
 script, and what surrounds a name ("met Alice", "Alice said"), the names of people/ notes
-and of people/_index.md's links known first. Domains are the names of
-domains/ notes and the #hashtags of the turns. With a local model configured, it phrases
-each line; without one (or when it fails) the line is the journal's own sentence.
+and of people/_index.md's links known first. Domains are the names (and aliases) of
+domains/ notes, the #hashtags of the turns, and the fields the journal kept returning to
+over the last FIELD_WEEKS weeks (``care.fields``), each a new note when it first has a line. With a local model configured, it phrases
+each line; without one (or when it fails) the line is the sentence distilled by
+``language.distil``: the clause naming the subject, "I" said as the user or the agent,
+relative dates made absolute, hedges trimmed, within SENTENCE_LIMIT characters.
 """
 
 import posixpath
@@ -38,6 +41,7 @@ class Subject:
     kind: str            # person | domain
     new: bool = False
     lines: list[str] = field(default_factory=list)
+    aliases: list[str] = field(default_factory=list)   # a detected field's other forms ("gardening", "gardens")
 
 
 def iso_week(week: str | None) -> tuple[str, date, date]:
@@ -61,6 +65,7 @@ def digest(memory: Memory, week: str | None = None, progress: Callable[[int, int
     label, monday, sunday = iso_week(week)
     turns = [t for t in journal.turns(memory.root, monday, sunday) if t.role in ROLES]
     people, domains = known_people(memory), known_domains(memory)
+    found = recurring_fields(memory, sunday, people, domains)
     phrase = _phrasing(memory)
     touched: dict[str, Subject] = {}
     for n, turn in enumerate(turns, 1):
@@ -73,6 +78,7 @@ def digest(memory: Memory, week: str | None = None, progress: Callable[[int, int
         for kind, index in (("person", "people/_index.md"), ("domain", "domains/_index.md")):
             _index(memory, change, index, [s for s in written if s.kind == kind])
     return {"week": label, "from": monday.isoformat(), "to": sunday.isoformat(), "turns": len(turns),
+            "fields": sorted(s.name for s in found if s in written),
             "notes": sorted(s.path for s in written), "bullets": sum(len(s.lines) for s in written),
             "people": sorted(s.name for s in written if s.kind == "person"),
             "domains": sorted(s.name for s in written if s.kind == "domain"), "commit": change.sha}
@@ -121,6 +127,31 @@ def known_people(memory: Memory) -> dict[str, Subject]:
 
 def known_domains(memory: Memory) -> dict[str, Subject]:
     return _known(memory, "domains", "domain")
+
+
+FIELD_WEEKS = 8     # a field recurs across the weeks up to the digest's
+
+
+def recurring_fields(memory: Memory, sunday: date, people: dict[str, Subject],
+                     domains: dict[str, Subject]) -> list[Subject]:
+    """The fields the journal kept returning to in the FIELD_WEEKS weeks up to ``sunday``
+    (``care.fields``: gardening, a job, a language) that no domains/ note holds yet, each added
+    to ``domains`` by every form it was said in, so the week's turns that name it are its lines."""
+    from souveraine.care import fields
+
+    since = sunday - timedelta(weeks=FIELD_WEEKS) + timedelta(days=1)
+    spoken = [t for t in journal.turns(memory.root, since, sunday) if t.role in ROLES]
+    found = []
+    for f in fields.recurring(spoken, people=set(people)):
+        forms = sorted(f.forms, key=lambda form: (-f.forms[form], form))
+        path = f"domains/{slug(f.name)}.md"
+        if any(form in domains for form in forms) or any(s.path == path for s in domains.values()):
+            continue
+        subject = Subject(path, f.name.capitalize(), "domain", True, aliases=[form for form in forms if form != f.name])
+        for form in forms:
+            domains[form] = subject
+        found.append(subject)
+    return found
 
 
 def _known(memory: Memory, folder: str, kind: str) -> dict[str, Subject]:
@@ -197,26 +228,20 @@ def _sentence_naming(sentences: list[str], name: str, proper: bool) -> str | Non
 
 
 def _bullet(turn: journal.Turn, subject: Subject, sentence: str, phrase) -> str:
-    """One line: when, who said it, and what was said of the subject — the clause that names it."""
+    """One line: when, and what was said of the subject — the model's phrase, or the sentence
+    distilled (``language.distil``: the clause that names the subject, who "I" is, dates made
+    absolute, hedges trimmed) — citing its turn."""
+    from souveraine.language import distil
+
+    who = distil.SPEAKERS.get(turn.role, turn.role)
     text = phrase(subject, sentence) if phrase else None
-    text = _clip(text or distil(sentence, subject.name))
-    who = {"user": "the user", "assistant": "the agent"}.get(turn.role, turn.role)
-    return f"- {turn.day.isoformat()}, {who}: {text} [[{turn.path[:-3]}#^{turn.block_id}]]"
-
-
-_CLAUSES = re.compile(r"\s*(?:;|\s[—–]\s|\s-\s|,\s+(?=(?:but|so|and then|because|though|although|while)\b))\s*")
-_DISCOURSE = re.compile(r"^(?:(?:oh|ah|btw|by the way|anyway|also|and|so|well|ok|okay|right|plus|fyi|as promised|"
-                        r"as agreed|as discussed|just so you know|quick update|update)\b[,:\s—–-]*)+", re.IGNORECASE)
-
-
-def distil(sentence: str, name: str) -> str:
-    """The clause of ``sentence`` that speaks of ``name``, without the small talk around it."""
-    clauses = [c for c in _CLAUSES.split(sentence) if c and c.strip()]
-    first = name.split()[0].casefold() if name.split() else ""
-    chosen = next((c for c in clauses if first and first in c.casefold()), sentence)
-    chosen = _DISCOURSE.sub("", chosen.strip()).strip() or sentence.strip()
-    chosen = chosen[0].upper() + chosen[1:]
-    return chosen if chosen[-1] in ".!?…" else chosen + "."
+    if text:
+        said = f", {who}: {_clip(text)}"
+    else:
+        text = distil.line(sentence, role=turn.role, at=turn.at, about=subject.name, limit=SENTENCE_LIMIT)
+        # "The user will call Inês…" says who; "Tomás starts Monday" needs who said it
+        said = f": {text}" if text.casefold().startswith(who + " ") else f", {who}: {text}"
+    return f"- {turn.day.isoformat()}{said} [[{turn.path[:-3]}#^{turn.block_id}]]"
 
 
 def _write(memory: Memory, change, subject: Subject) -> bool:
@@ -236,9 +261,12 @@ def _write(memory: Memory, change, subject: Subject) -> bool:
 
 def _new_note(subject: Subject) -> str:
     about = "them" if subject.kind == "person" else "it"
-    note = notes.new({"type": subject.kind, "name": subject.name,
-                      "description": f"{subject.name} — what the journal says about {about}, week by week.",
-                      "tags": ["people" if subject.kind == "person" else "domains"]},
+    properties = {"type": subject.kind, "name": subject.name,
+                  "description": f"{subject.name} — what the journal says about {about}, week by week.",
+                  "tags": ["people" if subject.kind == "person" else "domains"]}
+    if subject.aliases:
+        properties["aliases"] = subject.aliases
+    note = notes.new(properties,
                      f"# {subject.name}\n\n{SECTION}\n\n" + "\n".join(subject.lines) + "\n")
     return notes.dumps(note)
 

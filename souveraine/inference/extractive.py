@@ -217,6 +217,16 @@ def _capitalised_runs(sentence: str, seen_lower: set[str], openers: bool = True)
     return [" ".join(r) for r in runs]
 
 
+def _lettered(token: str) -> bool:
+    """A letter joined to an everyday word: "X-ray", "T-shirt", "U-turn" — words, not names."""
+    parts = token.split("-")
+    if len(parts) < 2 or not any(len(p) == 1 for p in parts):
+        return False
+    from souveraine.language import lexicon
+
+    return all(len(p) == 1 or p.casefold() in lexicon.english_words() for p in parts)
+
+
 def _given(token: str) -> bool:
     from souveraine.language import names
 
@@ -238,6 +248,8 @@ def _is_name_word(token: str, opens: bool, seen_lower: set[str], after: str = ""
         return False
     if token.isupper():
         return len(token) <= 5 or not token.isalpha()   # longer capitals are shouting
+    if _lettered(token):
+        return False
     if not opens:
         return True
     # A capital that opens a sentence proves little: the word is a name when it is also

@@ -7,5 +7,7 @@ sentences``), so a hot path pays only for what it reads:
 - ``words`` — the normal form, tokens and stems the heuristics compare;
 - ``dates`` — date and time phrases found in text, resolved against a reference time;
 - ``speech`` — questions, hypotheticals, negation, quoted or reported speech, code,
-  the user's own requests.
+  the user's own requests;
+- ``distil`` — a sentence as a line to keep: who, what, when (the first person named,
+  relative dates made absolute, small talk and hedges dropped).
 """

@@ -189,7 +189,7 @@ def anchor(turns: list[Turn], held: set[str], exclude: set[str] = frozenset(), m
         if len(term.turns) < 2 or term.turns[-1] - term.turns[0] < reach:
             return False
         phrase = " " in term.key and not term.is_name
-        return term.is_name or (len(term.key) > 3 and term.key not in GENERIC and term.shown not in CALENDAR
+        return term.is_name or (term.nominal and len(term.key) > 3 and term.key not in GENERIC and term.shown not in CALENDAR
                                 and (phrase or not lexicon.everyday(term.shown)) and (crossed(term) or len(term.turns) >= 3))
 
     def weight(term):
@@ -228,37 +228,70 @@ class Term:
     shown: str
     is_name: bool
     turns: list[int] = field(default_factory=list)
+    nominal: bool = False     # used as a noun somewhere: plural, after "the", "my"…, in a phrase
 
 
 def terms(turns: list[Turn]) -> list[Term]:
     """Each term (a name, or a content word of four letters or more) and the turns that hold it.
     A name said again shorter or fuller ("Professor Hartmann", "Hartmann"; "Zeynep", "Zeynep
-    Arslan") is one term, titles aside; a word is one term in all its forms ("hen", "hens")."""
-    from souveraine.language import words
-
+    Arslan") is one term, titles aside, and so is its lower-case form where people text it;
+    a word is one term in all its forms ("hen", "hens")."""
     lowercase = set().union(*(extractive.lowercase_words(t.text) for t in turns))
+    said = [[t.casefold() for t in extractive.TOKEN.findall(extractive.prose(turn.text))] for turn in turns]
     found: dict[str, Term] = {}
     for i, turn in enumerate(turns):
         here = {}
         for name in extractive.names(turn.text, lowercase):
             key = _name_key(name, found)
             if key:
-                here.setdefault(key, (name, True))
+                here.setdefault(key, (name, True, True))
         for kin, shown in _kin(turn.text):
-            here.setdefault(kin, (shown, True))
-        covered = {w for key in here for w in key.split()} | {w for name, _ in here.values() for w in name.casefold().split()}
-        for word in extractive.content_words(turn.text):
-            if len(word) > 3 and word not in covered:
-                here.setdefault(words.stem(word), (word, False))
+            here.setdefault(kin, (shown, True, True))
+        covered = {w for key in here for w in key.split()} | {w for name, *_ in here.values() for w in name.casefold().split()}
+        tokens = said[i]
+        for j, word in enumerate(tokens):
+            if len(word) > 3 and word not in extractive.STOP and not word.isdigit() and word not in covered:
+                key = _lemma(word)
+                nominal = key != word or (j > 0 and tokens[j - 1] in _DETERMINERS)
+                shown, _, before = here.get(key, (word, False, False))
+                here[key] = (shown, False, before or nominal)
         for phrase in _phrases(turn.text):
-            here.setdefault(" ".join(words.stem(w) for w in phrase.split()), (phrase, False))
-        for key, (shown, is_name) in here.items():
+            here.setdefault(" ".join(_lemma(w) for w in phrase.split()), (phrase, False, True))
+        for key, (shown, is_name, nominal) in here.items():
             term = found.setdefault(key, Term(key, shown, is_name))
             if is_name and not term.is_name:     # "priyas bday", then "Priya": the word was her name
                 term.shown, term.is_name = shown, True
+            term.nominal = term.nominal or nominal
             if not term.turns or term.turns[-1] != i:
                 term.turns.append(i)
+    _texted_names(found, said)
     return list(found.values())
+
+
+# A word after one of these is used as a noun: "the invoice", "my plot".
+_DETERMINERS = frozenset("the a an my our your his her their this that these those some any no every each".split())
+
+
+def _lemma(word: str) -> str:
+    """One key for a word's forms: "invoices" and "invoice", "tomatoes" and "tomato", "hens" and "hen"."""
+    from souveraine.language import lexicon, words
+
+    english = lexicon.english_words()
+    for suffix, base in (("ies", "y"), ("es", ""), ("s", "")):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3 and word[: -len(suffix)] + base in english:
+            return word[: -len(suffix)] + base
+    return word if word in english else words.stem(word)
+
+
+def _texted_names(found: dict[str, Term], said: list[list[str]]) -> None:
+    """A name written once with its capital and elsewhere in lower case, as people text it
+    ("dev scored!!!", … "Good luck to Dev"): its lower-case turns are its turns too."""
+    from souveraine.language import lexicon
+
+    for term in found.values():
+        if term.is_name and " " not in term.key and not term.key.startswith("kin:") \
+                and term.key not in lexicon.english_words():
+            term.turns = sorted({*term.turns, *(i for i, tokens in enumerate(said) if term.key in tokens)})
 
 
 # A parent or grandparent is someone, however they are called: "Mum", "my mother", "Grandad".

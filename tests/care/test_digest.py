@@ -53,7 +53,7 @@ def test_digest_distils_a_week_into_people_and_domains(week, invoke):
     assert {p: week.path(p).read_bytes() for p in journal.days(week.root)} == journal_before
     alice = week.path("people/alice-martin.md").read_text()
     assert "name: Alice Martin" in alice
-    assert "- 2026-03-02, the user: I had lunch with Alice Martin today. [[journal/2026/03/2026-03-02#^t091500u" in alice
+    assert "- 2026-03-02: The user had lunch with Alice Martin that day. [[journal/2026/03/2026-03-02#^t091500u" in alice
     assert "- 2026-03-04, the user: Alice said the glaze cracked. [[journal/2026/03/2026-03-04#^" in alice
     assert "Next week" not in alice   # 9 March is in the next week
     bob = week.path("people/bob.md").read_text()
@@ -62,7 +62,7 @@ def test_digest_distils_a_week_into_people_and_domains(week, invoke):
     index = week.path("people/_index.md").read_text()
     assert "- [[people/alice-martin|Alice Martin]]" in index and "- [[people/bob|Bob]]" in index
     assert "- [[domains/pottery|Pottery]]" in week.path("domains/_index.md").read_text()
-    assert "Cooking tonight: a risotto." in week.path("domains/cooking.md").read_text()
+    assert "Cooking that evening: a risotto." in week.path("domains/cooking.md").read_text()
     assert [f.to_dict() for f in doctor.doctor(week)] == []
 
 
@@ -119,6 +119,35 @@ def test_digest_finds_people_not_sentence_openers_or_products(memory, invoke):
     assert not any(p in data["notes"] for p in ("people/as.md", "people/airflow.md", "people/dr.md", "people/in.md",
                                                 "people/tom.md", "people/lisbon.md", "people/per.md"))
     ines = memory.read_text("people/ines.md")
-    assert "- 2026-03-02, the user: I called Inês about the cake. [[journal/2026/03/2026-03-02#^" in ines
+    assert "- 2026-03-02: The user called Inês about the cake. [[journal/2026/03/2026-03-02#^" in ines
     assert "the glaze needs a second firing" in memory.read_text("people/alice.md")
     assert_clean(memory.root)
+
+
+FIELD_TURNS = [
+    (date(2026, 2, 16), "08:00:00", "user", "Fed the sourdough starter before work; it smells like apples."),
+    (date(2026, 2, 16), "08:01:00", "assistant", "A sweet smell means the starter is healthy. Tomás would approve."),
+    (date(2026, 2, 20), "19:00:00", "user", "Tomás came round. The loaves came out flat again, the dough was too wet."),
+    (date(2026, 2, 25), "07:30:00", "user", "Tried a stiffer dough with the sourdough starter, much better loaves."),
+    (date(2026, 3, 3), "09:00:00", "user", "Tomás says my loaves beat the bakery's. The starter is three months old now."),
+    (date(2026, 3, 5), "18:30:00", "user", "Time for a good day: I baked two loaves for the neighbours."),
+]
+
+
+def test_digest_writes_a_note_for_a_field_the_journal_keeps_returning_to(memory, invoke):
+    write_turns(memory, FIELD_TURNS)
+    data = json.loads(invoke("digest", "--week", "2026-W10", "--json").stdout)
+    detected = {f.casefold() for f in data["fields"]}
+    assert detected & {"loaves", "starter", "sourdough starter", "dough"}, detected
+    assert not detected & {"tomás", "time", "day", "work", "bakery's"}
+    note = next(p for p in data["notes"] if p.startswith("domains/") and p != "domains/cooking.md")
+    from souveraine.store import notes as store_notes
+
+    read = store_notes.read(memory.path(note))
+    assert read.get("type") == "domain" and read.get("tags") == ["domains"] and read.get("name") in data["fields"]
+    lines = [l for l in read.body.splitlines() if l.startswith("- 2026-03-0")]
+    assert lines and all("[[journal/2026/03/2026-03-0" in l for l in lines)
+    assert f"[[{note[:-3]}|" in memory.read_text("domains/_index.md")
+    assert_clean(memory.root)
+    assert not [f for f in doctor.doctor(memory) if note in str(f)], "doctor finds fault with the field's note"
+    print(memory.read_text(note))

@@ -332,7 +332,7 @@ def test_a_person_named_gets_a_cited_line_in_their_note_in_the_same_commit(memor
     assert result.people == ["people/alice.md", "people/ines.md", "people/tomas.md"]
     [user, answer] = result.turns
     ines = memory.read_text("people/ines.md")
-    assert f"- 2026-11-30, the user: I called Inês about the cake. {user['link']}" in ines
+    assert f"- 2026-11-30: The user called Inês about the cake. {user['link']}" in ines
     assert f"- 2026-11-30, the agent: Then ask Tomás for the drill. {answer['link']}" in memory.read_text("people/tomas.md")
     assert "[[people/ines|Inês]]" in memory.read_text("people/_index.md")
     changed = git(memory.root, "show", "--name-only", "--format=", "HEAD").split()

@@ -1,0 +1,87 @@
+"""Recurring fields (souveraine.care.fields) on the written conversations: precision and recall per half.
+
+Usage: python bench/fields.py [--half dev|held-out|both] [--show-errors]
+
+The twenty conversations of bench/recall_set/ (a nurse, a gardener, a backend developer, a
+baker, a cyclist, a vet, a choir leader, a marine biologist, a rancher, a taxi driver
+learning English…; 300 turns or more over eight to twenty-two months each) split as that set
+splits them: odd-numbered files are the development half, even-numbered the held-out half.
+bench/data/domains.tsv names, for each, the fields it keeps returning to (each with the
+words that name it: "cycling/bike/ride/training…") and fields that are acceptable but not
+required, labelled from the conversations before any detector ran. The detector reads every
+turn of a conversation and names at most three fields. A named field is right when its name
+(or one of its forms) is one of a labelled field's words; precision is over the fields
+named, recall over the required fields.
+"""
+
+import argparse
+import csv
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+DATA = Path(__file__).resolve().parent / "data" / "domains.tsv"
+HALVES = ("dev", "held-out")
+
+
+def labels() -> dict[str, tuple[list[set[str]], list[set[str]]]]:
+    with open(DATA, encoding="utf-8", newline="") as handle:
+        rows = [r for r in csv.reader(handle, delimiter="\t") if r and not r[0].startswith("#")]
+    parse = lambda text: [{w.strip().casefold() for w in part.split("/") if w.strip()}
+                          for part in text.split(";") if part.strip()]
+    return {name: (parse(required), parse(acceptable)) for name, required, acceptable, *_ in
+            [r + [""] * (3 - len(r)) for r in rows]}
+
+
+def turns_of(conversation):
+    from souveraine.store.journal import Turn
+
+    return [Turn(f"t{i}", line.at, line.role, line.session, line.text, f"journal/{line.at:%Y/%m/%Y-%m-%d}.md")
+            for i, line in enumerate(conversation.lines)]
+
+
+def _matches(found, words: set[str]) -> bool:
+    return found.key in words or found.name in words or any(form in words for form in found.forms)
+
+
+def measure(half: str) -> dict:
+    from bench import recall_set
+    from souveraine.care import fields
+
+    gold = labels()
+    right = named = required = found_required = 0
+    errors = []
+    for conversation in recall_set.conversations(half):
+        need, fine = gold[conversation.name + ".txt"]
+        got = fields.recurring(turns_of(conversation))
+        wrong = [f.name for f in got if not any(_matches(f, words) for words in need + fine)]
+        hit = [words for words in need if any(_matches(f, words) for f in got)]
+        right += len(got) - len(wrong)
+        named += len(got)
+        required += len(need)
+        found_required += len(hit)
+        errors.append((conversation.name, [f"{f.name} ({len(f.days)}/{len({t.day for t in turns_of(conversation)})})" for f in got], wrong,
+                       [sorted(w)[0] for w in need if w not in hit]))
+    return {"half": half, "conversations": len(errors), "named": named, "right": right,
+            "precision": right / named if named else 1.0,
+            "recall": found_required / required if required else 1.0, "required": required,
+            "found": found_required, "errors": errors}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--half", choices=(*HALVES, "both"), default="both")
+    parser.add_argument("--show-errors", action="store_true", help="print the development half's fields")
+    args = parser.parse_args()
+    for half in HALVES if args.half == "both" else (args.half,):
+        r = measure(half)
+        print(f"{half:9} {r['conversations']} conversations: {r['named']} fields named, precision "
+              f"{r['precision']:.3f} ({r['right']}/{r['named']}), recall {r['recall']:.3f} ({r['found']}/{r['required']})")
+        if args.show_errors and half == "dev":
+            for name, got, wrong, missed in r["errors"]:
+                print(f"  {name}: {got} wrong {wrong} missed {missed}")
+
+
+if __name__ == "__main__":
+    main()
