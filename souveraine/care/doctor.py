@@ -110,8 +110,8 @@ def broken_links(seen: Survey) -> list[Finding]:
             continue   # the journal holds words as they were said, brackets and all
         for link in seen.vault.links(path):
             result = seen.vault.resolve(link, path)
-            if result.ok or (seen.append_only(path) and _to_moved_memory(seen, link)):
-                continue   # an append-only note's link to a memory's old place: year_folders says it once
+            if result.ok or ((seen.append_only(path) or layout.is_memory(path)) and _to_moved_memory(seen, link)):
+                continue   # kept as written (a memory's text is hashed): the tools still find it; year_folders says so
             if renames is None:
                 renames = moved_files(seen.memory)
             found.append(_link_finding(seen, path, link, result, renames))

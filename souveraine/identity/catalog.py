@@ -165,7 +165,7 @@ def _years(folder) -> list[str]:
     """The year folders in memories/ (a few entries, or the whole folder for one not yet moved)."""
     try:
         with os.scandir(folder) as entries:
-            return sorted(e.name for e in entries if e.is_dir() and layout.is_memory(f"{FOLDER}/{e.name}/x.md"))
+            return sorted(e.name for e in entries if layout.is_year(e.name) and e.is_dir())
     except OSError:
         return []
 

@@ -156,12 +156,17 @@ def memory_path(name: str) -> str:
     return f"{MEMORIES}/{year}/{name}" if _YEAR.fullmatch(year) else f"{MEMORIES}/{name}"
 
 
+def is_year(folder: str) -> bool:
+    """Whether ``folder`` (a name inside memories/) is a year folder."""
+    return _YEAR.fullmatch(folder) is not None
+
+
 def is_memory(relpath: str) -> bool:
     """Whether ``relpath`` is a memory: a Markdown file in memories/ or one of its year folders."""
     if not relpath.startswith(MEMORIES + "/") or not relpath.endswith(".md"):
         return False
     inner = relpath[len(MEMORIES) + 1:].split("/")
-    return len(inner) == 1 or (len(inner) == 2 and _YEAR.fullmatch(inner[0]) is not None)
+    return len(inner) == 1 or (len(inner) == 2 and is_year(inner[0]))
 
 
 def memory_name(relpath: str) -> str:

@@ -74,7 +74,11 @@ def test_readers_find_memories_written_flat(older):
     ada.run("verify")
     new = ada.remember("A memory written now goes to its year.")
     assert memories.find(ada.memory, new).startswith("memories/2026/")
-    assert ada.json("forget", plain[:8])["forgotten"][0]["path"] == paths[plain]
+    assert elevate(ada, bea, ada.root.parent, plain, "foundational", "I keep the kitchen tidy")["path"] == paths[plain]
+    assert ada.json("forget", old[:8])["forgotten"][0]["path"] == paths[old]
+    identity = (ada.root / "identities/ada.md").read_text()
+    assert f"[[{paths[plain][:-3]}]]" in identity and f"[[{paths[old][:-3]}]]" not in identity
+    ada.run("verify")
 
 
 def test_doctor_fix_moves_each_memory_into_its_year_and_points_the_links_there(older):
@@ -156,3 +160,46 @@ def test_a_person_moving_a_witnessed_memory_by_hand_is_judged_by_the_hooks(older
     git(ada.root, "mv", f"memories/2026/{name}", paths[deep])
     done = git_run(ada.root, "commit", "-q", "-am", "refactor(memory): move it back")
     assert done.returncode == 1 and "text no longer matches its content_sha256" in done.stderr   # an edit, not a move
+
+
+KILLED = """
+import os, signal, sys
+from souveraine.care import years
+from souveraine.laws import inprocess
+from souveraine.store.memory import Memory
+
+inprocess.enable()
+years.BATCH = 2
+real, moved = os.rename, []
+
+def rename(a, b, **kwargs):
+    if str(b).endswith(".md") and "/memories/2026/" in str(b):
+        moved.append(a)
+        if len(moved) == 2:
+            os.kill(os.getpid(), signal.SIGKILL)     # midway through the 2026 batch: one memory moved
+    real(a, b, **kwargs)
+
+os.rename = rename
+years.migrate(Memory(sys.argv[1]))
+"""
+
+
+def test_a_migration_killed_midway_is_undone_by_the_next_command_and_resumed(older):
+    import os
+    import subprocess
+    import sys
+
+    ada, bea, (old, deep, plain, paths) = older
+    before = ada.head()
+    done = subprocess.run([sys.executable, "-c", KILLED, str(ada.root)], capture_output=True, text=True,
+                          env={**os.environ, "XDG_CONFIG_HOME": str(ada.config)})
+    assert done.returncode == -9, done.stderr
+    assert subjects(ada, f"{before}..HEAD") == ["refactor(memory): move 1 memory of 2025 into memories/2025/"]
+    assert sum(1 for i in (deep, plain) if (ada.root / paths[i]).exists()) == 1        # one of 2026 moved, uncommitted
+    ada.run("doctor", "--fix")                  # takes the lock: puts the batch back, then does it whole
+    assert subjects(ada, f"{before}..HEAD")[1:] == ["refactor(memory): move 2 memories of 2026 into memories/2026/",
+                                                   "fix(memory): point 4 links at memories' year folders"]
+    assert years.pending(ada.memory) == []
+    record = ada.root / ".souveraine/changes"
+    assert not record.exists() or not any(record.iterdir())          # the killed change's record is gone
+    ada.run("verify")
