@@ -177,13 +177,18 @@ def year_folders(seen: Survey) -> list[Finding]:
     from souveraine.care import years
 
     found = []
-    moves = years.pending(seen.memory)
-    if moves:
+    flat = years.flat(seen.memory)
+    movable = len(years.pending(seen.memory, flat)) if flat else 0
+    if flat:
+        held = len(flat) - movable
         found.append(Finding("year-folders", WARNING, "memories/",
-                             f"{len(moves):,} memories sit in memories/ itself, where versions before year folders wrote "
+                             f"{len(flat):,} memories sit in memories/ itself, where versions before year folders wrote "
                              "them: git writes that whole folder again at every commit that adds a memory",
                              "doctor --fix moves each into memories/<year>/ (renames only: every witness stays valid) "
-                             "and points the links to them there", True, {"memories": len(moves)}))
+                             "and points the links to them there"
+                             + (f"; {held:,} edited and not committed, or with their new place taken, stay until "
+                                "that is settled" if held else ""),
+                             movable > 0, {"memories": len(flat), "movable": movable}))
     frozen = years.frozen_links(seen.memory)
     if frozen:
         count = sum(frozen.values())
@@ -401,7 +406,8 @@ def mend(memory: Memory, progress: Callable[[int, int], None] | None = None) -> 
                     for f in repair.mend_all(memory)]
         drained = spool.drain(memory) if spool.entries(memory) else None
         moved = _year_folders(memory, progress)
-        fixable = [f for f in doctor(memory) if f.fixable and f.check not in _LEFTOVER_SEVERITY and f.check != "spool"]
+        fixable = [f for f in doctor(memory) if f.fixable and f.check not in _LEFTOVER_SEVERITY
+                   and f.check not in ("spool", "year-folders")]
         sha = None
         if fixable and not git.in_progress(memory.root):   # a merge's owner finishes it first; the findings stay
             with memory.change(_message(fixable)) as change:

@@ -23,15 +23,20 @@ BATCH = 1000            # memories a refactor commit moves: a short command line
 _FLAT = f":(glob){layout.MEMORIES}/*.md"
 
 
-def pending(memory: Memory) -> list[tuple[str, str]]:
-    """(from, to) for each committed memory in memories/ itself that belongs in a year folder,
-    unchanged since its commit and with nothing at its new place; oldest first."""
+def flat(memory: Memory) -> list[str]:
+    """Every tracked memory in memories/ itself that belongs in a year folder."""
     listed = memory.git("ls-files", "-z", "--", _FLAT, check=False).stdout.split("\0")
-    flat = [p for p in listed if p and layout.is_flat(p)]
-    if not flat:
+    return [p for p in listed if p and layout.is_flat(p)]
+
+
+def pending(memory: Memory, listed: list[str] | None = None) -> list[tuple[str, str]]:
+    """(from, to) for each memory of ``flat`` (or ``listed``) that can move now: unchanged since
+    its commit, with nothing at its new place; oldest first."""
+    listed = flat(memory) if listed is None else listed
+    if not listed:
         return []
     edited = set(memory.git("diff", "--name-only", "-z", "HEAD", "--", _FLAT, check=False).stdout.split("\0"))
-    moves = [(p, layout.memory_path(layout.memory_name(p))) for p in flat if p not in edited]
+    moves = [(p, layout.memory_path(layout.memory_name(p))) for p in listed if p not in edited]
     return sorted((old, new) for old, new in moves if not os.path.lexists(memory.path(new)))
 
 

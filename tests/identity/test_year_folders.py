@@ -24,7 +24,7 @@ def subjects(party, span) -> list[str]:
 
 
 def findings(party, check=None) -> list[dict]:
-    found = json.loads(party.run("doctor", "--json", code=None).stdout)
+    found = json.loads(party.run("doctor", "--json", code=None, clean=False).stdout)
     return [f for f in found if check is None or f["check"] == check]
 
 
@@ -85,7 +85,7 @@ def test_doctor_fix_moves_each_memory_into_its_year_and_points_the_links_there(o
     ada, bea, (old, deep, plain, paths) = older
     before = ada.head()
     listed = findings(ada, "year-folders")
-    assert [(f["severity"], f["fixable"], f["data"]) for f in listed] == [("warning", True, {"memories": 3})]
+    assert [(f["severity"], f["fixable"], f["data"]) for f in listed] == [("warning", True, {"memories": 3, "movable": 3})]
 
     ada.run("doctor", "--fix")
     assert subjects(ada, f"{before}..HEAD") == ["refactor(memory): move 1 memory of 2025 into memories/2025/",
@@ -203,3 +203,14 @@ def test_a_migration_killed_midway_is_undone_by_the_next_command_and_resumed(old
     record = ada.root / ".souveraine/changes"
     assert not record.exists() or not any(record.iterdir())          # the killed change's record is gone
     ada.run("verify")
+
+
+def test_a_memory_edited_and_not_committed_stays_where_it_is(older):
+    ada, bea, (old, deep, plain, paths) = older
+    edited = ada.root / paths[plain]
+    edited.write_text(edited.read_text() + "Written in an editor, not committed yet.\n")
+    assert [f["data"] for f in findings(ada, "year-folders")] == [{"memories": 3, "movable": 2}]
+    ada.run("doctor", "--fix", clean=False)
+    assert edited.exists() and "not committed yet" in edited.read_text()          # nothing of it lost
+    assert [(f["fixable"], f["data"]) for f in findings(ada, "year-folders")] == [(False, {"memories": 1, "movable": 0})]
+    assert git(ada.root, "status", "--porcelain").split() == ["M", paths[plain]]
