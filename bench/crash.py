@@ -274,6 +274,9 @@ def crash(trials: int = 300, seed: int = 1, progress: bool = False, partial: str
                     answer = {}
                 reason = answer.get("reason", "") if answer.get("kept") else ""
                 figures["next_command_kept"] += bool(reason)
+                if reason:
+                    problems.append(f"trial {n} ({op}, killed={killed}, {round(delay * 1000)} ms): the next persist "
+                                    f"kept its turn in the spool: {reason[:200]}")
             found = _check(root, owed, kept)
             where = {"trial": n, "op": op, "killed": killed, "kill_ms": round(delay * 1000)}
             _account(root, found, reason, where, lost, twice, deferred)
