@@ -391,14 +391,14 @@ def _prepare(root: Path, env: dict, op: str, n: int, figures: dict, problems: li
 
 
 def _by_hand(root: Path, env: dict, n: int, figures: dict, problems: list, *commands: list[str]) -> None:
-    """A person's own git commands. When git's index lock is in the way (a command was
+    """A person's own git commands. When one of git's locks is in the way (a command was
     killed a moment ago), the person does what git's message and docs/DURABILITY.md say:
     'souveraine doctor --fix', then the same again. Anything else is the bench's failure."""
     for command in commands:
         done = subprocess.run(["git", "-C", str(root), *command], env=env, capture_output=True, text=True)
-        if done.returncode != 0 and "index.lock" in done.stderr:
+        if done.returncode != 0 and ".lock': File exists" in done.stderr:
             figures["setup_met_git_lock"] += 1
-            problems.append(f"trial {n} setup met git's lock: {_lock_holders(root)}")
+            problems.append(f"trial {n} setup met git's lock: {_lock_holders(root, done.stderr)}")
             souveraine(root, env, "doctor", "--fix")
             done = subprocess.run(["git", "-C", str(root), *command], env=env, capture_output=True, text=True)
         if done.returncode != 0:
@@ -406,13 +406,16 @@ def _by_hand(root: Path, env: dict, n: int, figures: dict, problems: list, *comm
                                                 done.stdout, done.stderr)
 
 
-def _lock_holders(root: Path) -> str:
-    """What holds git's index lock: its age, and the processes working in the memory."""
-    lock = root / ".git" / "index.lock"
+def _lock_holders(root: Path, said: str) -> str:
+    """Which of git's locks was in the way, its age, and the processes working in the memory."""
+    import re
+
+    named = re.search(r"Unable to create '([^']+\.lock)'", said)
+    lock = Path(named[1]) if named else root / ".git" / "index.lock"
     try:
-        age = f"{time.time() - lock.stat().st_mtime:.2f} s old"
+        age = f"{lock.name}, {time.time() - lock.stat().st_mtime:.2f} s old"
     except OSError:
-        return "gone by the time it was looked at"
+        return f"{lock.name}, gone by the time it was looked at"
     workers = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -455,10 +458,12 @@ def _check(root: Path, owed: set[str], kept: set[str]) -> dict:
                  and Path(line[9:]).name not in live]
     branches = subprocess.run(["git", "-C", str(root), "branch", "--list", "defrag/*"], capture_output=True, text=True).stdout.split()
     temps = [str(p) for p in root.rglob("*.tmp") if ".git" not in p.parts]
-    locks = [p for p in (root / ".git" / "index.lock",) if p.exists()]
+    git_dir = root / ".git"
+    locks = [p for p in (git_dir / "index.lock", git_dir / "HEAD.lock", git_dir / "packed-refs.lock",
+                         git_dir / "packed-refs.new", *(git_dir / "refs" / "heads").rglob("*.lock")) if p.exists()]
     changes = list((root / ".souveraine" / "changes").glob("*")) if (root / ".souveraine" / "changes").is_dir() else []
     for label, items in (("worktrees", worktrees), ("defrag branches", branches), ("temp files", temps),
-                         ("index.lock", locks), ("stray forks", stray_forks), ("changes cut short", changes)):
+                         ("git locks", locks), ("stray forks", stray_forks), ("changes cut short", changes)):
         if items:
             what.append(f"{label}: {items[:2]}")
     if status:

@@ -108,16 +108,28 @@ def _ref_locks(memory) -> list[Leftover]:
     candidates += list(heads.rglob("*.lock")) if heads.is_dir() else []
     found = []
     for lock in candidates:
-        try:
-            age = time.time() - lock.stat().st_mtime
-        except OSError:
-            continue
-        if age < 2.0 or git._holder(lock) is not None:
+        if not _stale_ref_lock(memory, lock):
             continue
         found.append(Leftover("ref-lock", _rel(memory, lock), "a ref's lock, left by a git that was killed",
                               f"remove {lock} (doctor --fix, or any writing command, does)",
                               lambda lock=lock: lock.unlink(missing_ok=True)))
     return found
+
+
+def _stale_ref_lock(memory, lock: Path) -> bool:
+    """No live process holds ``lock``, nor any git working in the memory. One younger than
+    a git takes to start is looked at again once it is that old, as git's index lock is:
+    the next command comes a moment after a kill, and leaving the lock would fail its commit."""
+    try:
+        age = time.time() - lock.stat().st_mtime
+    except OSError:
+        return False
+    if git._holder(lock, memory.root) is not None:
+        return False
+    if 0 <= age < git._FRESH:
+        time.sleep(git._FRESH - age)
+        return lock.exists() and git._holder(lock, memory.root) is None
+    return True
 
 
 def _operation(memory) -> list[Leftover]:

@@ -247,3 +247,16 @@ def test_a_packed_refs_file_a_killed_git_left_does_not_keep_branches_forever(mem
     assert not stale.exists()
     assert git(memory.root, "branch", "--list", "defrag/*") == ""
     assert_clean(memory.root)
+
+
+def test_a_ref_lock_a_kill_left_a_moment_ago_does_not_keep_the_next_turn_out(memory, invoke):
+    """The next command comes a moment after the kill: a lock no process holds is looked at
+    again once a git would have started, then removed, and the turn is committed."""
+    lock = memory.root / ".git" / "refs" / "heads" / "main.lock"
+    lock.write_text("")
+    done = invoke("persist", "--user", "Locked a moment ago?", "--assistant", "Not any more.", "--json")
+    assert done.exit_code == 0, done.output
+    assert not json.loads(done.stdout)["kept"]
+    assert not lock.exists()
+    assert "Locked a moment ago?" in git(memory.root, "show", "HEAD")
+    assert_clean(memory.root)
