@@ -51,6 +51,11 @@ def day_path(day: date) -> str:
     return f"{ROOT}/{day:%Y}/{day:%m}/{day:%Y-%m-%d}.md"
 
 
+def is_day(path: str) -> bool:
+    """Whether ``path`` (relative to the memory) is a journal day file."""
+    return path.startswith(ROOT + "/") and _DAY.search(path) is not None
+
+
 def day_of(path: str) -> date:
     match = _DAY.search(path)
     if not match:
