@@ -27,6 +27,8 @@ class Heading:
     level: int
     text: str
     line: int
+    underlined: bool = False    # a setext heading: its text, then a line of = or -
+    depth: int = 0              # 0 at the top of the note, more inside a quote or a list
 
 
 @dataclass(frozen=True)
@@ -146,8 +148,25 @@ def headings(text: str) -> list[Heading]:
     """Every heading (ATX and setext, at any depth: a heading in a quote is one), never a
     ``#`` line in code."""
     tokens = _tokens(text)
-    return [Heading(int(tok.tag[1]), tokens[i + 1].content.strip(), tok.map[0])
+    return [Heading(int(tok.tag[1]), tokens[i + 1].content.strip(), tok.map[0], tok.markup in ("=", "-"), tok.level)
             for i, tok in enumerate(tokens) if tok.type == "heading_open"]
+
+
+def demote(text: str, by: int) -> str:
+    """Every heading shifted down ``by`` levels, at most to ######; a setext heading at the top
+    of the note becomes an ATX one. Code is left as it is."""
+    rows = text.split("\n")
+    for heading in reversed(headings(text)):
+        level = "#" * min(6, heading.level + by)
+        if heading.underlined:
+            if heading.depth == 0 and heading.line + 1 < len(rows):
+                rows[heading.line:heading.line + 2] = [f"{level} {heading.text}"]
+            continue
+        row = rows[heading.line]
+        at = row.index("#")
+        hashes = len(row) - at - len(row[at:].lstrip("#"))
+        rows[heading.line] = row[:at] + level + row[at + hashes:]
+    return "\n".join(rows)
 
 
 def title(text: str) -> str | None:
@@ -187,17 +206,27 @@ def prose_blocks(text: str) -> list[tuple[str, int]]:
     return [(tok.content, tok.map[0]) for tok in _tokens(text) if tok.type == "inline" and tok.map]
 
 
-def paragraphs(text: str) -> list[tuple[str, int]]:
-    """Every paragraph at the top of the note (not in a list or a quote), as written, with its line."""
+def paragraphs(text: str, nested: bool = False) -> list[tuple[str, int]]:
+    """Every paragraph at the top of the note, as written, with its line; with ``nested``, those
+    in lists and quotes too."""
     tokens = _tokens(text)
     return [(tokens[i + 1].content, tok.map[0]) for i, tok in enumerate(tokens)
-            if tok.type == "paragraph_open" and tok.level == 0]
+            if tok.type == "paragraph_open" and (nested or tok.level == 0)]
 
 
-def code_lines(text: str) -> set[int]:
-    """The lines (0-based) inside code: fenced and indented blocks, fence lines included."""
-    return {n for tok in _tokens(text) if tok.type in ("fence", "code_block") and tok.map
-            for n in range(*tok.map)}
+def code_lines(text: str, indented: bool = True) -> set[int]:
+    """The lines (0-based) inside code: fenced blocks, fence lines included, and indented
+    blocks unless ``indented`` is False (a chat turn's indented lines are seldom code)."""
+    kinds = ("fence", "code_block") if indented else ("fence",)
+    return {n for tok in _tokens(text) if tok.type in kinds and tok.map for n in range(*tok.map)}
+
+
+def without_code(text: str, indented: bool = True) -> str:
+    """``text`` with the lines of its code blocks blanked (so line numbers hold)."""
+    if "```" not in text and "~~~" not in text and (not indented or "    " not in text and "\t" not in text):
+        return text
+    code = code_lines(text, indented)
+    return "\n".join("" if n in code else row for n, row in enumerate(text.split("\n"))) if code else text
 
 
 def front_matter_end(text: str) -> int:
@@ -246,13 +275,15 @@ def block_ids(text: str) -> list[tuple[str, int]]:
     return found
 
 
-def shown(text: str, show: Callable[[Link], str] = lambda l: l.alias or l.target) -> str:
-    """``text`` with each link replaced by ``show(link)``: what a reader sees, by default a
-    wikilink's alias or target. Links in code stay as written."""
+def shown(text: str, show: Callable[[Link], str | None] = lambda l: l.alias or l.target) -> str:
+    """``text`` with each link replaced by ``show(link)`` (None keeps it as written): what a
+    reader sees, by default a link's alias or target. Links in code stay as written."""
     out, last = [], 0
     for link in links(text):
-        out += [text[last:link.start], show(link)]
-        last = link.end
+        replacement = show(link)
+        if replacement is not None:
+            out += [text[last:link.start], replacement]
+            last = link.end
     return "".join(out) + text[last:] if out else text
 
 
