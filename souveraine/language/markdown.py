@@ -244,6 +244,9 @@ def links(text: str) -> list[Link]:
     link); never in code, in raw HTML, or behind a backslash."""
     if "[[" not in text and "](" not in text:
         return []
+    head = _front_matter(text)
+    if head is not None and "[[" not in text[head[2]:] and "](" not in text[head[2]:]:
+        return _front_matter_links(text, head[0], head[1])      # most memories: a source link, no other
     starts = _line_starts(text)
     found: list[Link] = []
     for tok in _tokens(text):
@@ -285,6 +288,25 @@ def shown(text: str, show: Callable[[Link], str | None] = lambda l: l.alias or l
             out += [text[last:link.start], replacement]
             last = link.end
     return "".join(out) + text[last:] if out else text
+
+
+def _front_matter(text: str) -> tuple[int, int, int] | None:
+    """Where the front matter's content starts and ends and the body starts, by the rule of
+    mdit-py-plugins' front_matter (tests hold the two to the same answer), without parsing."""
+    if not text.startswith("---"):
+        return None
+    rows = text.split("\n")
+    opening = len(rows[0]) - len(rows[0].lstrip("-"))
+    at = len(rows[0]) + 1
+    for row in rows[1:]:
+        bare = row.rstrip("\r").lstrip(" ")
+        indent = len(row) - len(row.lstrip(" "))
+        closes = (indent == 0 and bare.startswith("...") and not bare[3:].strip(" \t")) or (
+            indent < 4 and bare.startswith("-" * opening) and not bare.lstrip("-").strip(" \t"))
+        if closes:
+            return len(rows[0]) + 1, max(at - 1, len(rows[0]) + 1), min(at + len(row) + 1, len(text))
+        at += len(row) + 1
+    return None
 
 
 def _front_matter_links(text: str, start: int, end: int) -> list[Link]:
