@@ -12,7 +12,7 @@ headings (setext too, never a ``#`` line in code) and block ids (never in code) 
 import os
 import posixpath
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
 from typing import Callable, Iterable
@@ -63,6 +63,21 @@ def find(text: str) -> list[Link]:
             for l in markdown.links(text)]
 
 
+def _find_in(path: str, text: str) -> list[Link]:
+    """A journal day's links are read turn by turn, only in the turns that hold one: its
+    format closes every block a turn's text opens, so a turn reads alone as it does in the day."""
+    from souveraine.store import journal
+
+    if not journal.is_day(path) or "[[" not in text and "](" not in text:
+        return find(text)
+    found = []
+    for start, end in journal.regions(text):
+        piece = text[start:end]
+        if "[[" in piece or "](" in piece:
+            found += [replace(l, start=l.start + start, end=l.end + start) for l in find(piece)]
+    return found
+
+
 def normalise_heading(text: str) -> str:
     """Obsidian matches headings loosely: case, spacing and punctuation do not count."""
     if "[[" in text:
@@ -107,7 +122,7 @@ class Vault:
 
     def links(self, path: str) -> list[Link]:
         if path not in self._links:
-            self._links[path] = find(self.text(path))
+            self._links[path] = _find_in(path, self.text(path))
         return self._links[path]
 
     @cached_property

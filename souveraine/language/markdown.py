@@ -77,12 +77,30 @@ def _parser():
     md.inline.ruler.before("link", "wikilink", _wikilink_rule)
     md.inline.ruler.at("link", _spanned(link, 1))
     md.inline.ruler.at("image", _spanned(image, 2))
+    # What is read here is structure and links: emphasis and entities are not, and a block's
+    # inline text is parsed only when links are asked of it (_children).
+    md.disable(["inline", "text_join", "emphasis", "strikethrough", "entity"])
     return md
 
 
 @lru_cache(maxsize=16)
+def _parsed(text: str):
+    env: dict = {}
+    return _parser().parse(text, env), env
+
+
 def _tokens(text: str):
-    return _parser().parse(text)
+    return _parsed(text)[0]
+
+
+def _children(text: str, token) -> list:
+    """The inline tokens of a block's text, parsed on first asking."""
+    if not token.meta.get("parsed"):
+        md = _parser()
+        token.children = []
+        md.inline.parse(token.content, md, _parsed(text)[1], token.children)
+        token.meta["parsed"] = True
+    return token.children
 
 
 def wikilink_at(src: str, pos: int, end: int | None = None) -> tuple[int, WikiLink, bool] | None:
@@ -235,6 +253,16 @@ def front_matter_end(text: str) -> int:
     return tokens[0].map[1] if tokens and tokens[0].type == "front_matter" else 0
 
 
+def runs_on(text: str) -> bool:
+    """Whether a block ``text`` opens runs on past its end: an unclosed fence, or an HTML
+    block (a comment, ``<pre>``, ``<script>``…) whose end marker never comes. A paragraph
+    after a blank line would be swallowed by it. ``text`` is read as the middle of a note
+    (a leading ``---`` is no front matter)."""
+    tokens = _parser().parse("START\n\n" + text + "\n\nEND\n")
+    return not (len(tokens) >= 3 and tokens[-3].type == "paragraph_open" and tokens[-3].level == 0
+                and tokens[-2].content == "END")
+
+
 # -- links and block ids --------------------------------------------------------------------
 
 
@@ -252,7 +280,7 @@ def links(text: str) -> list[Link]:
     for tok in _tokens(text):
         if tok.type == "front_matter":
             found += _front_matter_links(text, starts[tok.map[0] + 1], starts[tok.map[1] - 1])
-        elif tok.type == "inline" and tok.map and tok.children and ("[[" in tok.content or "](" in tok.content):
+        elif tok.type == "inline" and tok.map and ("[[" in tok.content or "](" in tok.content):
             found += _inline_links(text, starts, tok)
     return found
 
@@ -295,17 +323,21 @@ def _front_matter(text: str) -> tuple[int, int, int] | None:
     mdit-py-plugins' front_matter (tests hold the two to the same answer), without parsing."""
     if not text.startswith("---"):
         return None
-    rows = text.split("\n")
-    opening = len(rows[0]) - len(rows[0].lstrip("-"))
-    at = len(rows[0]) + 1
-    for row in rows[1:]:
+    first = text.find("\n")
+    if first < 0:
+        return None
+    opening = len(text[:first]) - len(text[:first].lstrip("-"))
+    at = first + 1
+    while at <= len(text):
+        stop = text.find("\n", at)
+        stop = len(text) if stop < 0 else stop
+        row = text[at:stop]
         bare = row.rstrip("\r").lstrip(" ")
         indent = len(row) - len(row.lstrip(" "))
-        closes = (indent == 0 and bare.startswith("...") and not bare[3:].strip(" \t")) or (
-            indent < 4 and bare.startswith("-" * opening) and not bare.lstrip("-").strip(" \t"))
-        if closes:
-            return len(rows[0]) + 1, max(at - 1, len(rows[0]) + 1), min(at + len(row) + 1, len(text))
-        at += len(row) + 1
+        if (indent == 0 and bare.startswith("...") and not bare[3:].strip(" \t")) or (
+                indent < 4 and bare.startswith("-" * opening) and not bare.lstrip("-").strip(" \t")):
+            return first + 1, max(at - 1, first + 1), min(stop + 1, len(text))
+        at = stop + 1
     return None
 
 
@@ -326,7 +358,7 @@ def _front_matter_links(text: str, start: int, end: int) -> list[Link]:
 def _inline_links(text: str, starts: list[int], tok) -> list[Link]:
     place = _placer(text, starts, tok)
     found = []
-    for child in tok.children:
+    for child in _children(text, tok):
         span = (child.meta or {}).get("span")
         if span is None:
             continue
