@@ -6,6 +6,7 @@ sit in a quarantine that only the inherited environment reaches. So hooks inheri
 An in-process caller gets store.git's sealed environment, keeping GIT_INDEX_FILE when set.
 """
 
+import copy
 import os
 from pathlib import Path
 
@@ -46,9 +47,11 @@ class Repo:
     def blob(self, name: str) -> bytes | None:
         return self.read([name])[name]
 
-    def forget(self) -> None:
-        """Drop the objects read so far (a long replay reads in chunks)."""
-        self._objects.clear()
+    def sibling(self) -> "Repo":
+        """The same repository, as it is run, with a cache of its own (a chunk of a replay)."""
+        other = copy.copy(self)
+        other._objects = {}
+        return other
 
 
 def _parse_batch(stdout: bytes, count: int) -> list[bytes | None]:

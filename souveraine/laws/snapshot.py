@@ -153,12 +153,13 @@ def _diff_index(repo: Repo, tree: str) -> list[Entry]:
 def commits(repo: Repo, revs: list[str], chunk: int = 400):
     """Snapshots of the commits ``revs`` select (`git log` arguments), oldest first, in chunks.
 
-    Yields lists of snapshots, so a caller can read each chunk's blobs in one batch.
+    Yields lists of snapshots, so a caller can read each chunk's blobs in one batch; each
+    chunk reads through a sibling of ``repo`` with a cache of its own, dropped with the chunk.
     """
     listing = repo.out("log", "-z", "--reverse", "--format=%H %P%n%B", *revs, "--")
     records = [r for r in listing.split("\0") if r.strip()]
     for start in range(0, len(records), chunk):
-        yield _snapshots(repo, records[start:start + chunk])
+        yield _snapshots(repo.sibling(), records[start:start + chunk])
 
 
 def _snapshots(repo: Repo, records: list[str]) -> list[Snapshot]:

@@ -136,7 +136,8 @@ def extract(query: str, today: date, anchor: str = "") -> Found:
     and the words left to search. ``anchor`` names where ``today`` came from, for the notes."""
     if not hinted(query):
         return Found(Span(), " ".join(query.split()))
-    found = _combine(list(_scan(query, today)), query, today)
+    folded = query.translate(_FOLD)     # the same length: positions hold in the query as typed
+    found = _combine(list(_scan(folded, today)), folded, today)
     span, readings, text = Span(), [], query
     for phrase in sorted(found, key=lambda p: -p.start):
         text = f"{text[:phrase.start]} {text[phrase.end:]}"
@@ -176,9 +177,31 @@ def hinted(text: str) -> bool:
     return any(c.isdigit() for c in text) or not _HINTS.isdisjoint(_LETTERS.findall(text.lower()))
 
 
+# The letters each pattern cannot match without (any one of them, in the lowered text), or a
+# digit: a pattern whose key is absent is not compiled (compiling them all takes tens of ms).
+_MONTH_KEYS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+_KEYS: dict[str, tuple[str, ...]] = {
+    "relative_day": ("today", "tonight", "morning", "afternoon", "evening", "yesterday"),
+    "ago": ("ago",), "last_n": ("days", "weeks", "months", "years"),
+    "named_period": ("week", "month", "year"), "weekend": ("weekend",), "weekday": tuple(WEEKDAYS),
+    **{name: _MONTH_KEYS for name in ("week_of", "part_of_month", "day_range", "month_range", "day_month", "month")},
+}
+# What IGNORECASE also matches to an ASCII letter (ſ, ı, İ, the Kelvin sign), folded before
+# reading: a key test then never misses a phrase, and a matched word is a key of MONTHS.
+_FOLD = str.maketrans({"\u017f": "s", "\u0131": "i", "\u0130": "i", "\u212a": "k"})
+
+
+def _compiled(text: str = "") -> dict[str, re.Pattern]:
+    """The patterns ``text`` (folded) may match, in their fixed order (every one for no text)."""
+    lowered = text.lower()
+    digits = not text or any(c.isdigit() for c in text)
+    return {name: _pattern(name) for name in _PATTERNS
+            if not text or (any(k in lowered for k in _KEYS[name]) if name in _KEYS else digits)}
+
+
 @cache
-def _compiled() -> dict[str, re.Pattern]:
-    return {name: re.compile(rf"(?<![\w-]){_PREP}{body}(?![\w-])", re.IGNORECASE) for name, body in _PATTERNS.items()}
+def _pattern(name: str) -> re.Pattern:
+    return re.compile(rf"(?<![\w-]){_PREP}{_PATTERNS[name]}(?![\w-])", re.IGNORECASE)
 
 
 def _scan(text: str, today: date):
@@ -196,7 +219,7 @@ def _scan(text: str, today: date):
 
 def _first(text: str) -> tuple[str, re.Match] | None:
     best = None
-    for name, pattern in _compiled().items():
+    for name, pattern in _compiled(text).items():
         for match in pattern.finditer(text):
             if not _counts(name, match):
                 continue

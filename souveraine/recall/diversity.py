@@ -30,11 +30,14 @@ def select(candidates: list[Candidate], limit: int, penalty: float = PENALTY,
         return pool[:limit]
     top = pool[0].score or 1.0
     chosen: list[Candidate] = []
+    alike: list[float | None] = [None] * len(pool)     # each one's likeness to its nearest pick so far
     while pool and len(chosen) < limit:
-        best = max(pool, key=lambda c: c.score / top
-                   - penalty * max((likeness(c, s, words) for s in chosen), default=0.0))
+        at = max(range(len(pool)), key=lambda i: pool[i].score / top - penalty * (alike[i] or 0.0))
+        best = pool.pop(at)
+        alike.pop(at)
         chosen.append(best)
-        pool.remove(best)
+        alike = [likeness(c, best, words) if a is None else max(a, likeness(c, best, words))
+                 for a, c in zip(alike, pool)]
     return chosen
 
 
