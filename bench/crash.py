@@ -333,7 +333,7 @@ def _durable(root: Path, text: str) -> bool:
 def _check(root: Path, owed: set[str], kept: set[str]) -> dict:
     texts = journal_texts(root)
     counts = {text: texts.count(text) for text in owed}
-    memories = "\n".join(p.read_text(encoding="utf-8", errors="replace") for p in (root / "memories").glob("*.md"))
+    memories = "\n".join(p.read_text(encoding="utf-8", errors="replace") for p in (root / "memories").rglob("*.md"))
     fsck = subprocess.run(["git", "-C", str(root), "fsck", "--full"], capture_output=True, text=True)
     status = subprocess.run(["git", "-C", str(root), "status", "--porcelain"], capture_output=True, text=True).stdout
     what = []
