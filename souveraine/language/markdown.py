@@ -253,6 +253,21 @@ def front_matter_end(text: str) -> int:
     return tokens[0].map[1] if tokens and tokens[0].type == "front_matter" else 0
 
 
+def open_fence(text: str) -> str | None:
+    """The fence (its backticks or tildes) a code block opened in ``text`` is left open with at
+    its end, so a cut can close it; None when every fence closes."""
+    if "```" not in text and "~~~" not in text:
+        return None
+    rows = text.split("\n")
+    for tok in reversed(_tokens(text)):
+        if tok.type != "fence" or not tok.map:
+            continue
+        last = rows[tok.map[1] - 1].strip() if tok.map[1] - 1 < len(rows) else ""
+        closed = tok.map[1] - 1 > tok.map[0] and len(last) >= len(tok.markup) and set(last) == {tok.markup[0]}
+        return None if closed else tok.markup
+    return None
+
+
 def runs_on(text: str) -> bool:
     """Whether a block ``text`` opens runs on past its end: an unclosed fence, or an HTML
     block (a comment, ``<pre>``, ``<script>``…) whose end marker never comes. A paragraph

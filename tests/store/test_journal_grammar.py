@@ -95,3 +95,14 @@ def test_a_turn_without_its_block_id_ends_at_the_next_heading_which_is_read():
     assert [(t.role, t.text, t.block_id) for t in journal.parse(text, PATH)] == [
         ("user", "Hand-written, no id.", f"line{text.split(chr(10)).index('## 10:00:00 · user') + 1}"),
         ("assistant", "Answered.", "t100005aaaaa")]
+
+
+def test_the_fence_pairing_on_write_agrees_with_the_parser():
+    """persist pairs a turn's fences itself when they all start at the margin and no line
+    starts with "<"; on generated texts its answer is markdown-it's."""
+    rng = random.Random(7)
+    fences = ["```", "```python", "````", "~~~", "~~~~ sh", "``` `x` ```", "  ```", "   ~~~", "\\```", "code", "", "- ```"]
+    for _ in range(3000):
+        lines = [rng.choice(fences) if rng.random() < 0.6 else _line(rng) for _ in range(rng.randint(1, 8))]
+        body = "\n".join("\\" + line if journal._escaped(line, False) else line for line in lines)
+        assert journal._leaves_open(body) == markdown.runs_on(body), body

@@ -301,3 +301,12 @@ def test_pinned_headings_shift_under_their_title_never_in_code():
     body = "# Plan\n\n```sh\n# install\n~~~\n# still code\n```\n\nSteps\n-----\n\n## Later\n"
     assert demote(body, 1) == "## Plan\n\n```sh\n# install\n~~~\n# still code\n```\n\n### Steps\n\n### Later\n"
     assert demote("# A\n## B\ntext\n", 2) == "### A\n#### B\ntext\n"
+
+
+def test_a_cut_inside_code_closes_the_fence_it_opened():
+    from souveraine.wake.budget import _at_a_line
+
+    nested = "Intro.\n\n````md\n```\nnested\n```\nmore\n"
+    assert _at_a_line(nested, len(nested)) == nested.rstrip() + "\n````"
+    assert _at_a_line("Intro.\n\n~~~sh\nmake all\nmake test\n", 30) == "Intro.\n\n~~~sh\nmake all\n~~~"
+    assert _at_a_line("Intro.\n\n```\ncode\n```\nAfter.\nMore.\n", 28) == "Intro.\n\n```\ncode\n```\nAfter."
