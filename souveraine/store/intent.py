@@ -9,7 +9,6 @@ each of its files back as it was, unless the file is what HEAD holds (it was com
 """
 
 import os
-import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -42,6 +41,8 @@ class Intent:
             try:
                 os.link(full, keep)
             except OSError:
+                import shutil
+
                 shutil.copy2(full, keep)
             state = _KEPT
         os.write(self._fd, f"{self._count}\t{state}\t{relpath}\n".encode("utf-8", "surrogateescape"))
@@ -52,6 +53,8 @@ class Intent:
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None
+            import shutil
+
             shutil.rmtree(self.where, ignore_errors=True)
 
 
