@@ -24,7 +24,8 @@ _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
 _FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})")
 _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1", re.DOTALL)
 _HEADING = re.compile(r"^#{1,6}[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
-_BLOCK = re.compile(r"(?:^|[ \t])\^([A-Za-z0-9-]+)[ \t]*$", re.MULTILINE)
+# After a line's start, a space or a tab; opening with the literal `^`, so the search skips ahead to each one.
+_BLOCK = re.compile(r"(?<![^ \t\n])\^([A-Za-z0-9-]+)[ \t]*$", re.MULTILINE)
 
 
 @dataclass(frozen=True)
