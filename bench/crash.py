@@ -215,7 +215,13 @@ OPERATIONS = ("persist", "remember", "reflect", "archive", "defrag", "integrate"
 def crash(trials: int = 300, seed: int = 1, progress: bool = False, partial: str = "") -> dict:
     """``trials`` kills (SIGKILL to the process group) of a real command at a random moment
     in 0–1500 ms, each followed by the next command (a persist) and the checks. ``partial``:
-    a file the figures so far are written to after each trial."""
+    a file the figures so far are written to after each trial.
+
+    A turn is owed when its persist exited 0, or was killed after its durable write (the
+    exchange in the spool or the journal). An owed turn not in the journal after the next
+    command is lost — unless it waits in the spool and that command said it could not
+    commit (``kept, not yet committed: …``): then it is deferred, and lost if a later
+    command that did commit leaves it out, or if it is still missing at the end."""
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory(prefix="souveraine-crash-") as scratch:
         tmp = Path(scratch)
@@ -224,15 +230,21 @@ def crash(trials: int = 300, seed: int = 1, progress: bool = False, partial: str
         _often(root)
         owed: set[str] = set()          # turns that must be in the journal, exactly once
         kept: set[str] = set()          # memories remember said it kept
+        lost: dict[str, dict] = {}      # owed turns found missing after a command that committed
+        twice: dict[str, dict] = {}     # owed turns found more than once
+        deferred: dict[str, str] = {}   # owed turns waiting in the spool, and why the command could not commit
         figures = {"trials": 0, "killed": 0, "finished": 0, "turns_owed": 0, "turns_lost": 0, "turns_twice": 0,
-                   "memories_lost": 0, "fsck_failures": 0, "needed_manual_repair": 0, "leftovers": 0,
-                   "next_command_failed": 0, "setup_failed": 0, "by_operation": {op: {"trials": 0, "killed": 0} for op in OPERATIONS}}
+                   "turns_deferred": 0, "memories_lost": 0, "fsck_failures": 0, "needed_manual_repair": 0,
+                   "leftovers": 0, "next_command_failed": 0, "next_command_kept": 0, "setup_failed": 0,
+                   "setup_met_git_lock": 0,
+                   "by_operation": {op: {"trials": 0, "killed": 0} for op in OPERATIONS}}
         problems: list[str] = []
         started = time.perf_counter()
         for n in range(trials):
             op = OPERATIONS[n % len(OPERATIONS)]
+            delay = rng.uniform(0, 1.5)
             try:
-                argv, text = _prepare(root, env, op, n)
+                argv, text = _prepare(root, env, op, n, figures, problems)
             except subprocess.CalledProcessError as exc:     # the bench's own setup met what the last trial left
                 figures["setup_failed"] += 1
                 problems.append(f"trial {n} ({op}) setup: {exc.cmd[3:]} exit {exc.returncode}: {(exc.stderr or '')[-200:]}")
@@ -240,7 +252,7 @@ def crash(trials: int = 300, seed: int = 1, progress: bool = False, partial: str
             process = subprocess.Popen([*BIN, "--memory", str(root), *argv], env=env, start_new_session=True,
                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
             try:
-                process.wait(timeout=rng.uniform(0, 1.5))
+                process.wait(timeout=delay)
                 killed = False
             except subprocess.TimeoutExpired:
                 os.killpg(process.pid, signal.SIGKILL)
@@ -252,33 +264,94 @@ def crash(trials: int = 300, seed: int = 1, progress: bool = False, partial: str
             if op == "remember" and ok:
                 kept.add(text)
             probe = f"probe {n} after {op}"
-            after = souveraine(root, env, "persist", "--user", probe, "--assistant", "still here")
+            after = souveraine(root, env, "persist", "--user", probe, "--assistant", "still here", "--json")
+            reason = ""
             if after.returncode == 0:
                 owed.add(probe)
+                try:
+                    answer = json.loads(after.stdout)
+                except ValueError:
+                    answer = {}
+                reason = answer.get("reason", "") if answer.get("kept") else ""
+                figures["next_command_kept"] += bool(reason)
+                if reason:
+                    problems.append(f"trial {n} ({op}, killed={killed}, {round(delay * 1000)} ms): the next persist "
+                                    f"kept its turn in the spool: {reason[:200]}")
             found = _check(root, owed, kept)
+            where = {"trial": n, "op": op, "killed": killed, "kill_ms": round(delay * 1000)}
+            _account(root, found, reason, where, lost, twice, deferred)
             figures["trials"] += 1
             figures["killed" if killed else "finished"] += 1
             figures["by_operation"][op]["trials"] += 1
             figures["by_operation"][op]["killed"] += killed
             figures["next_command_failed"] += after.returncode != 0
-            for key in ("turns_lost", "turns_twice", "memories_lost", "leftovers"):
-                figures[key] = max(figures[key], found[key]) if key != "leftovers" else figures[key] + found[key]
+            figures["memories_lost"] = max(figures["memories_lost"], found["memories_lost"])
+            figures["leftovers"] += found["leftovers"]
             figures["fsck_failures"] += not found["fsck_ok"]
             broken = after.returncode != 0 or not found["fsck_ok"] or found["leftovers"] or not found["clean"]
             if broken:
                 figures["needed_manual_repair"] += 1
-                problems.append(f"trial {n} ({op}, killed={killed}): {found['what'][:3]} {after.stderr.strip()[-200:]}")
+                problems.append(f"trial {n} ({op}, killed={killed}, {where['kill_ms']} ms): {found['what'][:3]} "
+                                f"{after.stderr.strip()[-200:]}")
                 souveraine(root, env, "doctor", "--fix")
+            _tally(figures, owed, lost, twice, deferred)
             if partial:
-                Path(partial).write_text(json.dumps({**figures, "turns_owed": len(owed), "problems": problems[:10]}, indent=2))
+                Path(partial).write_text(json.dumps({**figures, "lost": list(lost.values())[:20],
+                                                     "twice": list(twice.values())[:20], "problems": problems[:20]},
+                                                    indent=2))
             if progress:
-                print(f"\r{n + 1}/{trials} {op:9} killed={killed!s:5} owed={len(owed)}", end="", file=sys.stderr, flush=True)
+                print(f"\r{n + 1}/{trials} {op:9} killed={killed!s:5} owed={len(owed)} lost={len(lost)} "
+                      f"twice={len(twice)}", end="", file=sys.stderr, flush=True)
         if progress:
             print(file=sys.stderr)
-        figures["turns_owed"] = len(owed)
+        flushed = souveraine(root, env, "persist", "--flush", "--json")
+        found = _check(root, owed, kept)
+        deferred_reason = "" if flushed.returncode else (json.loads(flushed.stdout or "{}").get("reason") or "")
+        _account(root, found, deferred_reason, {"trial": "end", "op": "persist --flush"}, lost, twice, deferred)
+        for text in list(deferred):     # nothing may still wait at the end
+            lost.setdefault(text, {"text": text, "trial": "end", "in_spool": True, "why": deferred.pop(text)})
+        _tally(figures, owed, lost, twice, deferred)
+        figures["final_flush_exit"] = flushed.returncode
+        figures["fsck_ok_at_end"] = found["fsck_ok"]
         figures["wall_s"] = round(time.perf_counter() - started, 1)
-        figures["problems"] = problems[:10]
+        figures["lost"] = list(lost.values())
+        figures["twice"] = list(twice.values())
+        figures["problems"] = problems[:20]
         return figures
+
+
+def _account(root: Path, found: dict, reason: str, where: dict, lost: dict, twice: dict, deferred: dict) -> None:
+    """Sort the owed turns the checks found missing or doubled: lost, deferred (the command
+    said why it could not commit, and the turn waits in the spool), or twice."""
+    spooled = _spooled(root)
+    for text in found["missing"]:
+        in_spool = any(text in entry for entry in spooled)
+        if in_spool and reason:
+            deferred[text] = reason
+        elif text not in lost:
+            lost[text] = {**where, "text": text, "in_spool": in_spool, "deferred_before": deferred.get(text, "")}
+    for text in list(deferred):
+        if text not in found["missing"]:
+            deferred.pop(text)
+    for text in found["doubled"]:
+        twice.setdefault(text, {**where, "text": text})
+
+
+def _tally(figures: dict, owed: set, lost: dict, twice: dict, deferred: dict) -> None:
+    figures["turns_owed"] = len(owed)
+    figures["turns_lost"] = len(lost)
+    figures["turns_twice"] = len(twice)
+    figures["turns_deferred"] = len(deferred)
+
+
+def _spooled(root: Path) -> list[str]:
+    texts = []
+    for path in (root / ".souveraine" / "spool").glob("*.json"):
+        try:
+            texts.append(path.read_text(encoding="utf-8", errors="replace"))
+        except OSError:
+            continue
+    return texts
 
 
 def _often(root: Path) -> None:
@@ -291,7 +364,7 @@ def _often(root: Path) -> None:
     subprocess.run(["git", "-C", str(root), "commit", "-qam", "chore(config): reflect and archive often"], check=True)
 
 
-def _prepare(root: Path, env: dict, op: str, n: int) -> tuple[list[str], str]:
+def _prepare(root: Path, env: dict, op: str, n: int, figures: dict, problems: list) -> tuple[list[str], str]:
     """The command to kill, after what it needs to have work to do."""
     if op == "persist":
         text = f"trial {n} asks about the harbour"
@@ -306,9 +379,8 @@ def _prepare(root: Path, env: dict, op: str, n: int) -> tuple[list[str], str]:
     if op == "defrag":
         note = root / "domains" / f"sailing-{n}.md"
         note.write_text(f"# Sailing {n}\n\nTomás sails on Sundays, trial {n}. He keeps the boat at Cascais.\n")
-        subprocess.run(["git", "-C", str(root), "add", "--", str(note)], check=True, env=env, capture_output=True, text=True)
-        subprocess.run(["git", "-C", str(root), "commit", "-qm", f"docs(domains): sailing {n}"], check=True, env=env,
-                       capture_output=True, text=True)
+        _by_hand(root, env, n, figures, problems, ["add", "--", str(note)],
+                 ["commit", "-qm", f"docs(domains): sailing {n}"])
         return ["defrag"], ""
     name = f"f{n}"
     where = souveraine(root, env, "fork", "start", name, "--task", "find the harbour").stdout.strip()
@@ -316,6 +388,46 @@ def _prepare(root: Path, env: dict, op: str, n: int) -> tuple[list[str], str]:
         souveraine(Path(where), env, "remember", f"Fork {n} found the harbour at Cascais")
         souveraine(root, env, "fork", "return", name, "--summary", f"Fork {n}: Cascais.")
     return ["fork", "integrate", name], ""
+
+
+def _by_hand(root: Path, env: dict, n: int, figures: dict, problems: list, *commands: list[str]) -> None:
+    """A person's own git commands. When one of git's locks is in the way (a command was
+    killed a moment ago), the person does what git's message and docs/DURABILITY.md say:
+    'souveraine doctor --fix', then the same again. Anything else is the bench's failure."""
+    for command in commands:
+        done = subprocess.run(["git", "-C", str(root), *command], env=env, capture_output=True, text=True)
+        if done.returncode != 0 and ".lock': File exists" in done.stderr:
+            figures["setup_met_git_lock"] += 1
+            problems.append(f"trial {n} setup met git's lock: {_lock_holders(root, done.stderr)}")
+            souveraine(root, env, "doctor", "--fix")
+            done = subprocess.run(["git", "-C", str(root), *command], env=env, capture_output=True, text=True)
+        if done.returncode != 0:
+            raise subprocess.CalledProcessError(done.returncode, ["git", "-C", str(root), *command],
+                                                done.stdout, done.stderr)
+
+
+def _lock_holders(root: Path, said: str) -> str:
+    """Which of git's locks was in the way, its age, and the processes working in the memory."""
+    import re
+
+    named = re.search(r"Unable to create '([^']+\.lock)'", said)
+    lock = Path(named[1]) if named else root / ".git" / "index.lock"
+    try:
+        age = f"{lock.name}, {time.time() - lock.stat().st_mtime:.2f} s old"
+    except OSError:
+        return f"{lock.name}, gone by the time it was looked at"
+    workers = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cwd = os.readlink(entry / "cwd")
+            line = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")[:120]
+        except OSError:
+            continue
+        if cwd.startswith(str(root)) or str(root) in line:
+            workers.append(f"{entry.name}: {line}")
+    return f"{age}; processes: {workers[:4]}"
 
 
 def _durable(root: Path, text: str) -> bool:
@@ -333,7 +445,7 @@ def _durable(root: Path, text: str) -> bool:
 def _check(root: Path, owed: set[str], kept: set[str]) -> dict:
     texts = journal_texts(root)
     counts = {text: texts.count(text) for text in owed}
-    memories = "\n".join(p.read_text(encoding="utf-8", errors="replace") for p in (root / "memories").glob("*.md"))
+    memories = "\n".join(p.read_text(encoding="utf-8", errors="replace") for p in (root / "memories").rglob("*.md"))
     fsck = subprocess.run(["git", "-C", str(root), "fsck", "--full"], capture_output=True, text=True)
     status = subprocess.run(["git", "-C", str(root), "status", "--porcelain"], capture_output=True, text=True).stdout
     what = []
@@ -346,16 +458,18 @@ def _check(root: Path, owed: set[str], kept: set[str]) -> dict:
                  and Path(line[9:]).name not in live]
     branches = subprocess.run(["git", "-C", str(root), "branch", "--list", "defrag/*"], capture_output=True, text=True).stdout.split()
     temps = [str(p) for p in root.rglob("*.tmp") if ".git" not in p.parts]
-    locks = [p for p in (root / ".git" / "index.lock",) if p.exists()]
+    git_dir = root / ".git"
+    locks = [p for p in (git_dir / "index.lock", git_dir / "HEAD.lock", git_dir / "packed-refs.lock",
+                         git_dir / "packed-refs.new", *(git_dir / "refs" / "heads").rglob("*.lock")) if p.exists()]
     changes = list((root / ".souveraine" / "changes").glob("*")) if (root / ".souveraine" / "changes").is_dir() else []
     for label, items in (("worktrees", worktrees), ("defrag branches", branches), ("temp files", temps),
-                         ("index.lock", locks), ("stray forks", stray_forks), ("changes cut short", changes)):
+                         ("git locks", locks), ("stray forks", stray_forks), ("changes cut short", changes)):
         if items:
             what.append(f"{label}: {items[:2]}")
     if status:
         what.append(f"status: {status.splitlines()[:3]}")
-    return {"turns_lost": sum(1 for c in counts.values() if c == 0),
-            "turns_twice": sum(1 for c in counts.values() if c > 1),
+    return {"missing": sorted(t for t, c in counts.items() if c == 0),
+            "doubled": sorted(t for t, c in counts.items() if c > 1),
             "memories_lost": sum(1 for text in kept if text not in memories),
             "fsck_ok": fsck.returncode == 0, "clean": not status,
             "leftovers": len(worktrees) + len(branches) + len(temps) + len(locks) + len(stray_forks) + len(changes),

@@ -43,7 +43,7 @@ from souveraine.identity import memories  # noqa: E402
 from souveraine.store import journal, notes  # noqa: E402
 from souveraine.tempos import innervoice, ledger, reflect  # noqa: E402
 
-VERSION = 6                 # bump when what is generated changes shape
+VERSION = 7                 # bump when what is generated changes shape (7: memories in year folders)
 CACHE = Path(__file__).resolve().parent / ".cache"
 END = date(2026, 11, 30)
 AUTHOR = ("Bench", "bench@localhost")

@@ -87,7 +87,8 @@ class Variant:
 
 SHIPPED = Variant("shipped")
 PLAIN = Variant("plain BM25", index.Options("unicode61 remove_diacritics 2", "none"),
-                {"weights": EQUAL, "date_weight": 0.0, "answer_share": 0.0, "diversity": 0.0}, False, False)
+                {"weights": EQUAL, "date_weight": 0.0, "answer_share": 0.0, "diversity": 0.0,
+                "speaker_weight": 0.0, "inflections": False}, False, False)
 TRIED = [
     replace(SHIPPED, name="  no answer inheritance", ranking={"answer_share": 0.0}),
     replace(SHIPPED, name="  answer share 1.0", ranking={"answer_share": 1.0}),
@@ -102,6 +103,8 @@ TRIED = [
     replace(SHIPPED, name="  diversity by conversation only", ranking={"diversity_words": 0.0}),
     replace(SHIPPED, name="  no period as evidence", ranking={"period_floor": 0.0}),
     replace(SHIPPED, name="  period floor 0.6", ranking={"period_floor": 0.6}),
+    replace(SHIPPED, name="  speakers' names searched as words", ranking={"speaker_weight": 0.0}),
+    replace(SHIPPED, name="  no inflections (bought ≠ buy)", ranking={"inflections": False}),
 ]
 
 

@@ -184,7 +184,7 @@ def main() -> None:
     detail = []
     for y in sizes:
         memory = Memory(roots[y])
-        files = sum(1 for p in (memory.root / "memories").iterdir() if p.suffix == ".md")
+        files = sum(1 for p in (memory.root / "memories").rglob("*.md"))
         days = len(journal.days(memory.root))
         cases = cache_cases(roots[y])
         detail.append((f"{y}y", f"{days:,}", f"{files:,}", ms(library_ms(roots[y], args.repeat)),

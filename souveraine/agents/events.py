@@ -14,7 +14,8 @@ from Obsidian. A commit yields events by the paths it touched and the lines it a
 - ``identity.created`` / ``identity.changed``, ``covenant.added`` / ``covenant.changed`` /
   ``covenant.revoked``, ``expression.changed`` (system/persona/effective.md),
   ``synthesis.written`` / ``synthesis.archived``, ``ledger.changed``, ``state.changed``;
-- ``commit`` — a commit none of the above describes (a hand edit of a note, a defrag…).
+- ``commit`` — a commit none of the above describes (a hand edit of a note, a defrag…), and
+  a ``refactor`` commit, which only moves files (memories into their year folders).
 
 ``after_commit(root)`` runs the optional ``[events] command`` for each event of the new
 commit. It is called while the committing command still holds the memory's lock, so it
@@ -120,6 +121,8 @@ def of_commit(memory: Memory, commit: Commit) -> list[Event]:
     if header and header.scope == "init":
         found.append(Event("memory.initialized", commit.sha, commit.at, commit.subject, None,
                            {"paths": [path for _, path in commit.changes]}))
+    elif header and header.type == "refactor":
+        pass   # moves only (memories into their year folders): nothing was added or forgotten
     else:
         for status, path in commit.changes:
             found += _path_events(memory, commit, status, path)

@@ -110,8 +110,8 @@ def broken_links(seen: Survey) -> list[Finding]:
             continue   # the journal holds words as they were said, brackets and all
         for link in seen.vault.links(path):
             result = seen.vault.resolve(link, path)
-            if result.ok:
-                continue
+            if result.ok or ((seen.append_only(path) or layout.is_memory(path)) and _to_moved_memory(seen, link)):
+                continue   # kept as written (a memory's text is hashed): the tools still find it; year_folders says so
             if renames is None:
                 renames = moved_files(seen.memory)
             found.append(_link_finding(seen, path, link, result, renames))
@@ -164,6 +164,40 @@ def moved_files(memory: Memory) -> dict[str, str]:
                     moves[key] = new
             moves[old] = new
     return moves
+
+
+def _to_moved_memory(seen: Survey, link: links.Link) -> bool:
+    from souveraine.care import years
+
+    return years.moved(seen.memory, link) is not None
+
+
+def year_folders(seen: Survey) -> list[Finding]:
+    """Memories still in memories/ itself, where versions before year folders wrote them (care/years.py)."""
+    from souveraine.care import years
+
+    found = []
+    flat = years.flat(seen.memory)
+    movable = len(years.pending(seen.memory, flat)) if flat else 0
+    if flat:
+        held = len(flat) - movable
+        found.append(Finding("year-folders", WARNING, "memories/",
+                             f"{len(flat):,} memories sit in memories/ itself, where versions before year folders wrote "
+                             "them: git writes that whole folder again at every commit that adds a memory",
+                             "doctor --fix moves each into memories/<year>/ (renames only: every witness stays valid) "
+                             "and points the links to them there"
+                             + (f"; {held:,} edited and not committed, or with their new place taken, stay until "
+                                "that is settled" if held else ""),
+                             movable > 0, {"memories": len(flat), "movable": movable}))
+    frozen = years.frozen_links(seen.memory)
+    if frozen:
+        count = sum(frozen.values())
+        found.append(Finding("year-folders", INFO, sorted(frozen)[0] if len(frozen) == 1 else "memories/",
+                             f"{count:,} link{'s' if count != 1 else ''} in {len(frozen)} append-only "
+                             f"note{'s' if len(frozen) != 1 else ''} name memories by the place they had before year "
+                             "folders; Obsidian shows them unresolved, while recall, wake and every tool still find them",
+                             "append-only notes keep their past as written; leave them", data={"notes": frozen}))
+    return found
 
 
 def orphans(seen: Survey) -> list[Finding]:
@@ -357,7 +391,7 @@ def _spool_findings(memory: Memory) -> list[Finding]:
 
 CHECKS = (unreadable_frontmatter, missing_description, dumping_grounds, broken_links, orphans, system_budget,
           volatile_in_system, single_people_file, workflow_in_system, stale_synthesis, missing_hooks, missing_skills,
-          witnesses, links_out, crash_leftovers)
+          witnesses, links_out, crash_leftovers, year_folders)
 
 
 # -- the safe fixes -----------------------------------------------------------------------
@@ -371,7 +405,9 @@ def mend(memory: Memory, progress: Callable[[int, int], None] | None = None) -> 
         repaired = [Finding(f.kind, _LEFTOVER_SEVERITY.get(f.kind, WARNING), f.path, f.why, f.fix, True)
                     for f in repair.mend_all(memory)]
         drained = spool.drain(memory) if spool.entries(memory) else None
-        fixable = [f for f in doctor(memory) if f.fixable and f.check not in _LEFTOVER_SEVERITY and f.check != "spool"]
+        moved = _year_folders(memory, progress)
+        fixable = [f for f in doctor(memory) if f.fixable and f.check not in _LEFTOVER_SEVERITY
+                   and f.check not in ("spool", "year-folders")]
         sha = None
         if fixable and not git.in_progress(memory.root):   # a merge's owner finishes it first; the findings stay
             with memory.change(_message(fixable)) as change:
@@ -381,8 +417,28 @@ def mend(memory: Memory, progress: Callable[[int, int], None] | None = None) -> 
     if drained and drained.get("commit"):
         repaired.append(Finding("spool", WARNING, ".souveraine/spool/", f"{drained['turns']} turn(s) kept in the spool",
                                 f"committed in {drained['commit'][:10]}", True))
-    return {"fixed": [f.to_dict() for f in repaired + fixable], "commit": sha,
+    return {"fixed": [f.to_dict() for f in repaired + moved + fixable], "commit": sha,
             "findings": [f.to_dict() for f in remaining]}
+
+
+def _year_folders(memory: Memory, progress) -> list[Finding]:
+    """Memories into their year folders and links after them, in their own commits, first:
+    the links then resolve for every other check."""
+    from souveraine.care import years
+
+    if git.in_progress(memory.root) or not (years.pending(memory) or years.stale_links(memory)):
+        return []
+    done = years.migrate(memory, progress)
+    out = []
+    if done["moved"]:
+        out.append(Finding("year-folders", WARNING, "memories/", f"{done['moved']:,} memories in memories/ itself",
+                           f"moved into their year folders in {', '.join(c[:10] for c in done['commits'])}", True,
+                           {"memories": done["moved"], "commits": done["commits"]}))
+    if done["links"]:
+        out.append(Finding("year-folders", WARNING, "memories/", f"{done['links']:,} links to memories' old places",
+                           f"pointed at their year folders in {done['fix_commit'][:10]}", True,
+                           {"links": done["links"], "commit": done["fix_commit"]}))
+    return out
 
 
 def _apply(memory: Memory, change, fixable: list[Finding], progress) -> None:

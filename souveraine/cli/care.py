@@ -8,7 +8,10 @@ from souveraine.cli.common import emit, json_option, pass_memory, progress, say
 
 
 @click.command(name="doctor")
-@click.option("--fix", "apply_fixes", is_flag=True, help="Apply the safe fixes in one 'fix(memory): …' commit, then audit again.")
+@click.option("--fix", "apply_fixes", is_flag=True,
+              help="Apply the safe fixes in one 'fix(memory): …' commit, then audit again. Memories still in "
+                   "memories/ itself first move into their year folders ('refactor(memory): …' commits, then "
+                   "one 'fix(memory): …' for the links to them).")
 @json_option
 @pass_memory
 def doctor_cmd(memory, apply_fixes, as_json):

@@ -1,12 +1,17 @@
 """The memories/ catalog, without listing the folder: how many, the elevated few, the newest.
 
+Memories are known here by their path inside memories/ (``2026/2026-12-01-….md``, or a bare
+name for one not yet moved to its year folder); names start with the creation date, so the
+newest are the largest names.
+
 Wake, status and context pressure read it.
 
 Listing a folder of 50,000 files alone costs 50–100 ms, so the answer is kept in a
 rebuildable cache, ``.souveraine/wake-memories.json``: the count, the elevated memories'
 first properties, and the newest names (names start with the creation date). It is trusted
-while the folder's mtime is unchanged (one stat; every add, delete or atomic rewrite in
-the folder moves it) — and recorded only when the folder last changed before HEAD last moved
+while the mtimes of memories/ and of its year folders are unchanged (a stat each; every add,
+delete or atomic rewrite in a folder moves its mtime, and a new year folder moves memories/'s)
+— and recorded only when the folders last changed before HEAD last moved
 (the reflog's mtime), so a file written and not yet committed is never taken as counted. When
 the mtime moved, or was not recorded, the git tree of memories/ at HEAD decides:
 another tree, ``git diff-tree`` names the files added, changed or deleted since, and only
@@ -22,13 +27,13 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from souveraine.store import git
+from souveraine.store import git, layout
 from souveraine.store.atomic import atomic_write
 from souveraine.store.memory import Memory
 
 FOLDER = "memories"
 CACHE = "wake-memories.json"
-VERSION = 1
+VERSION = 2
 KEEP = 256                 # newest names kept: recent_items, with room for private ones skipped
 ELEVATED = ("foundational", "constitutive")
 _FIELD = re.compile(rb"^(tier|identity_id|visibility|elevated|created):[ \t]*['\"]?([^'\"\n]*?)['\"]?[ \t]*$", re.MULTILINE)
@@ -48,10 +53,11 @@ class Catalog:
 
 def catalog(memory: Memory) -> Catalog:
     folder = memory.root / FOLDER
-    mtime = _mtime(folder)
     cached = _load(memory)
-    if cached is not None and cached["mtime"] == mtime:
+    if cached is not None and cached["mtime"] is not None and cached["mtime"] == _mtimes(folder, cached.get("years", [])):
         return _from(cached)
+    years = _years(folder)
+    mtime = _mtimes(folder, years)
     tree = _tree(memory)
     data = None
     if cached is not None and tree and cached.get("tree") == tree:
@@ -60,7 +66,7 @@ def catalog(memory: Memory) -> Catalog:
         data = _updated(memory, cached, tree)
     if data is None:
         data = _rebuilt(memory, tree)
-    data.update(mtime=mtime if _settled(memory, mtime) else None, tree=tree, version=VERSION)
+    data.update(mtime=mtime if _settled(memory, mtime) else None, years=years, tree=tree, version=VERSION)
     _save(memory, data)
     return _from(data)
 
@@ -83,7 +89,7 @@ def _rebuilt(memory: Memory, tree: str | None) -> dict:
     names = _committed(memory, tree) if tree else _listed(memory)
     candidates = _grepped(memory)
     return {"count": len(names), "elevated": _lifted(memory, names if candidates is None else candidates),
-            "newest": heapq.nlargest(KEEP, names)}
+            "newest": _newest(names)}
 
 
 def _updated(memory: Memory, cached: dict, tree: str) -> dict | None:
@@ -105,7 +111,7 @@ def _updated(memory: Memory, cached: dict, tree: str) -> dict | None:
             newest.add(name)
             changed.append(name)
     elevated.update(_lifted(memory, changed))
-    kept = heapq.nlargest(KEEP, newest)
+    kept = _newest(newest)
     if len(kept) < min(KEEP, count):
         return None                      # deletions ate into the newest: list the folder again
     return {"count": count, "elevated": elevated, "newest": kept}
@@ -123,15 +129,19 @@ def _lifted(memory: Memory, names) -> dict[str, dict]:
 
 def _committed(memory: Memory, tree: str) -> list[str]:
     """The names in the committed tree, so a rebuilt catalog equals an updated one."""
-    done = git.run(memory.root, "ls-tree", "-z", "--name-only", tree, check=False)
+    done = git.run(memory.root, "ls-tree", "-r", "-z", "--name-only", tree, check=False)
     return [n for n in done.stdout.split("\0") if _is_memory(n)] if done.returncode == 0 else _listed(memory)
 
 
 def _listed(memory: Memory) -> list[str]:
-    try:
-        return [n for n in os.listdir(memory.root / FOLDER) if _is_memory(n)]
-    except FileNotFoundError:
-        return []
+    folder = memory.root / FOLDER
+    found = []
+    for inner in ("", *(f"{year}/" for year in _years(folder))):
+        try:
+            found += [inner + n for n in os.listdir(folder / inner) if _is_memory(inner + n)]
+        except (FileNotFoundError, NotADirectoryError):
+            continue
+    return found
 
 
 def _grepped(memory: Memory) -> list[str] | None:
@@ -143,25 +153,40 @@ def _grepped(memory: Memory) -> list[str] | None:
 
 
 def _is_memory(name: str) -> bool:
-    return name.endswith(".md") and "/" not in name and not name.startswith(".")
+    return not layout.memory_name(name).startswith(".") and layout.is_memory(f"{FOLDER}/{name}")
 
 
-def _mtime(folder) -> int | None:
+def _newest(names) -> list[str]:
+    """The KEEP newest, by name (the creation date), whichever folder each is in."""
+    return heapq.nlargest(KEEP, names, key=lambda n: (layout.memory_name(n), n))
+
+
+def _years(folder) -> list[str]:
+    """The year folders in memories/ (a few entries, or the whole folder for one not yet moved)."""
     try:
-        return folder.stat().st_mtime_ns
+        with os.scandir(folder) as entries:
+            return sorted(e.name for e in entries if layout.is_year(e.name) and e.is_dir())
+    except OSError:
+        return []
+
+
+def _mtimes(folder, years) -> list[int] | None:
+    """The mtime of memories/ and of each year folder: any file added, deleted or rewritten moves one."""
+    try:
+        return [folder.stat().st_mtime_ns, *((folder / y).stat().st_mtime_ns for y in years)]
     except OSError:
         return None
 
 
-def _settled(memory: Memory, mtime: int | None) -> bool:
-    """Whether the folder last changed before HEAD last moved: its files are then the committed ones."""
+def _settled(memory: Memory, mtime: list[int] | None) -> bool:
+    """Whether the folders last changed before HEAD last moved: their files are then the committed ones."""
     if mtime is None:
         return False
     try:
         moved = (git.git_dir(memory.root) / "logs" / "HEAD").stat().st_mtime_ns
     except OSError:
         return False
-    return mtime < moved
+    return max(mtime) < moved
 
 
 def _tree(memory: Memory) -> str | None:

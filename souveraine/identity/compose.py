@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from souveraine.identity import identities
 from souveraine.identity.memories import link
-from souveraine.store import notes
+from souveraine.store import layout, notes
 from souveraine.store.memory import Memory
 
 EFFECTIVE = "system/persona/effective.md"
@@ -49,10 +49,19 @@ def note_reader(memory: Memory):
 
 
 def shaping_from(read, identity: identities.Identity) -> list[dict]:
-    """``shaping`` over any snapshot: ``read(relpath)`` gives a note or None (the laws pass git's)."""
+    """``shaping`` over any snapshot: ``read(relpath)`` gives a note or None (the laws pass git's).
+
+    A memory is read where ``shaped_by`` says or, moved since, in its other place; its ``path``
+    stays the one listed (effective.md links it: moving a memory changes nothing here until
+    the links are rewritten).
+    """
     items = []
     for order, relpath in enumerate(identity.shaped_by, 1):
-        note = read(relpath)
+        note = None
+        for place in layout.memory_places(relpath):
+            note = read(place)
+            if note is not None:
+                break
         if note is None:
             continue
         items.append({"id": str(note.get("id", "")), "path": relpath, "tier": str(note.get("tier", "")),

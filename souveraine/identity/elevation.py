@@ -9,7 +9,7 @@ system/persona/effective.md. A refusal changes nothing.
 
 from souveraine.errors import Refused, UsageError
 from souveraine.identity import chronicle, compose, identities, memories, witness
-from souveraine.store import clock, notes
+from souveraine.store import clock, layout, notes
 from souveraine.store.memory import Memory
 
 def elevate(memory: Memory, memory_id: str, tier: str, *, patch: dict | None = None,
@@ -87,7 +87,7 @@ def _write(memory: Memory, change, relpath: str, note: notes.Note, admitted: lis
     note.body = memories.join(text, every)
     change.write_note(relpath, note)
     if identity is not None and (moved or relpath not in identity.shaped_by):
-        order = [p for p in identity.shaped_by if p != relpath] + [relpath]
+        order = [p for p in identity.shaped_by if not layout.same_memory(p, relpath)] + [relpath]
         identities.set_shaped_by(memory, identity.handle, order, change.write)
     for attestation in admitted:   # one recognition per attestation, named as the witness's seal names it
         chronicle.append(memory, change, identity.handle if identity else None, "recognition", {

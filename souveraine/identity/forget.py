@@ -7,7 +7,7 @@ leaves its identity's ``shaped_by`` and the effective expression in the same com
 
 from souveraine.errors import Refused, UsageError
 from souveraine.identity import chronicle, compose, identities, memories
-from souveraine.store import notes
+from souveraine.store import layout, notes
 from souveraine.store.memory import Memory
 
 
@@ -34,9 +34,7 @@ def forget(memory: Memory, memory_id: str | None = None, *, key: str | None = No
 
 def by_key(memory: Memory, key: str) -> list[str]:
     """Every memory whose ``key`` property is ``key`` (a scan of memories/, rare by design)."""
-    folder = memory.root / memories.FOLDER
-    found = sorted(folder.glob("*.md")) if folder.is_dir() else []
-    return [memory.rel(p) for p in found if str(notes.peek(p, "key").get("key", "")) == key]
+    return [p for p in memories.paths(memory) if str(notes.peek(memory.path(p), "key").get("key", "")) == key]
 
 
 def _target(memory: Memory, relpath: str) -> tuple:
@@ -54,9 +52,10 @@ def _refuse_receipt(relpath: str, note: notes.Note) -> None:
 
 def _forget_one(memory: Memory, change, relpath: str, note: notes.Note, identity) -> None:
     change.delete(relpath)
-    if identity is not None and relpath in identity.shaped_by:
+    if identity is not None and any(layout.same_memory(p, relpath) for p in identity.shaped_by):
         fresh = identities.load(memory, identity.handle)
-        identities.set_shaped_by(memory, identity.handle, [p for p in fresh.shaped_by if p != relpath], change.write)
+        kept = [p for p in fresh.shaped_by if not layout.same_memory(p, relpath)]
+        identities.set_shaped_by(memory, identity.handle, kept, change.write)
     if str(note.get("tier")) in memories.ELEVATED:
         chronicle.append(memory, change, identity.handle if identity else None, "forgetting", {
             "memory": str(note["id"]), "tier": str(note.get("tier")), "content_sha256": str(note.get("content_sha256", ""))})

@@ -25,7 +25,7 @@ from typing import Callable
 
 from souveraine.errors import NoteError, UsageError
 from souveraine.identity import memories
-from souveraine.store import notes
+from souveraine.store import layout, notes
 
 COVENANTS, IDENTITIES = "covenants/", "identities/"
 EFFECTIVE = "system/persona/effective.md"
@@ -81,6 +81,7 @@ def deleted(relpath: str, old_text: str) -> list[str]:
 
 
 def is_memory(relpath: str) -> bool:
+    """Anything Markdown under memories/ is judged as a memory (a year folder or not)."""
     return relpath.startswith(memories.FOLDER + "/") and relpath.endswith(".md")
 
 
@@ -193,7 +194,7 @@ def _elevated(relpath: str, note: notes.Note, read, tree) -> list[str]:
 def _listed(relpath: str, identity_id: str, tree) -> list[str]:
     for identity in identities_of(tree):
         if identity.id == identity_id:
-            if relpath in identity.shaped_by:
+            if any(layout.same_memory(p, relpath) for p in identity.shaped_by):
                 return []
             return [f"{relpath}: an elevated memory of {identity.handle} that {identity.path}'s shaped_by does not "
                     "list; elevate it with 'souveraine elevate' instead of writing its tier by hand"]
@@ -308,8 +309,8 @@ def identity(relpath: str, text: str | None, old_text: str | None, tree) -> list
         if changed:
             out.append(f"{relpath}: this change rewrites the identity's {', '.join(changed)}, which never change; "
                        f"restore it (git checkout HEAD -- {relpath})")
-        for gone in [p for p in old.shaped_by if p not in new.shaped_by]:
-            if tree.read(gone) is not None:
+        for gone in [p for p in old.shaped_by if not any(layout.same_memory(p, q) for q in new.shaped_by)]:
+            if layout.located(gone, lambda place: tree.read(place) is not None):
                 out.append(f"{relpath}: {gone} left shaped_by while the memory stays; a shaping memory leaves only "
                            "when it is forgotten ('souveraine forget'), or retire its wall with --deprecate-wall")
     for relpath_ in new.shaped_by:
@@ -320,7 +321,8 @@ def identity(relpath: str, text: str | None, old_text: str | None, tree) -> list
 
 
 def _shaping_problem(relpath: str, identity, tree) -> str | None:
-    text = tree.read(relpath)
+    at = layout.located(relpath, lambda place: tree.read(place) is not None)
+    text = tree.read(at) if at else None
     if text is None:
         return None  # a dangling link shapes nothing (doctor reports broken links)
     meta, problem = _properties(relpath, text)

@@ -1,4 +1,7 @@
-"""Memories: one file each in memories/, tiered episodic, foundational or constitutive.
+"""Memories: one file each in memories/<year>/, tiered episodic, foundational or constitutive.
+
+Where a memory lives is ``store.layout``'s rule (``memory_path``); older memories may still sit
+in memories/ itself until 'doctor --fix' moves them, and everything here finds both.
 
 A memory's body is its text, then (once witnessed) an ``## Attestations`` section holding
 a fenced JSON list. ``content_sha256`` covers the text only, so attestations can be added
@@ -11,7 +14,7 @@ import re
 import unicodedata
 
 from souveraine.errors import Refused, UsageError
-from souveraine.store import clock, notes
+from souveraine.store import clock, layout, notes
 from souveraine.store.memory import Memory
 
 FOLDER = "memories"
@@ -83,11 +86,21 @@ def describe(text: str, limit: int = 120) -> str:
 
 
 def path_for(created, text: str, memory_id: str) -> str:
-    return f"{FOLDER}/{created:%Y-%m-%d}-{slug(text)}-{memory_id.replace('-', '')[:8]}.md"
+    """A new memory's path: memories/<year>/<date>-<words>-<id>.md (the year of ``created``)."""
+    return layout.memory_path(f"{created:%Y-%m-%d}-{slug(text)}-{memory_id.replace('-', '')[:8]}.md")
+
+
+def paths(memory: Memory, pattern: str = "*.md") -> list[str]:
+    """The relative paths of the memories whose names match ``pattern``, in either place, sorted by name."""
+    folder = memory.root / FOLDER
+    if not folder.is_dir():
+        return []
+    found = [memory.rel(p) for glob in (pattern, f"*/{pattern}") for p in folder.glob(glob)]
+    return sorted((p for p in found if layout.is_memory(p)), key=lambda p: (layout.memory_name(p), p))
 
 
 def link(relpath: str) -> str:
-    """The wikilink to a memory file: ``[[memories/…]]`` without its extension."""
+    """The wikilink to a memory file: ``[[memories/<year>/…]]`` without its extension."""
     return f"[[{relpath.removesuffix('.md')}]]"
 
 
@@ -100,15 +113,14 @@ def find(memory: Memory, memory_id: str) -> str:
     token = memory_id.replace("-", "").lower()
     if len(token) < 8 or not re.fullmatch(r"[0-9a-f]+", token):
         raise UsageError(f"'{memory_id}' is not a memory id; give the uuid or its first 8 hex digits")
-    folder = memory.root / FOLDER
-    hits = [p for p in folder.glob(f"*-{token[:8]}.md")] if folder.is_dir() else []
-    hits = [p for p in hits if str(notes.peek(p, "id").get("id", "")).replace("-", "").startswith(token)]
+    hits = [p for p in paths(memory, f"*-{token[:8]}.md")
+            if str(notes.peek(memory.path(p), "id").get("id", "")).replace("-", "").startswith(token)]
     if not hits:
         raise UsageError(f"no memory with id {memory_id} in this memory; 'souveraine recall' finds memories by their words",
                          code="memory_not_here")
     if len(hits) > 1:
         raise UsageError(f"id {memory_id} is ambiguous; give more of it")
-    return memory.rel(hits[0])
+    return hits[0]
 
 
 def load(memory: Memory, memory_id: str) -> tuple[str, notes.Note]:

@@ -116,8 +116,7 @@ def _refuse_own(memory: Memory, memory_id: str, subject: str) -> None:
     if subject in own:
         raise Refused(f"{subject} is this memory's own identity; a witness signs another project's memory",
                       code="attester_self_witness_forbidden")
-    folder = memory.root / memories.FOLDER
-    if folder.is_dir() and any(folder.glob(f"*-{memory_id.replace('-', '')[:8]}.md")):
+    if memories.paths(memory, f"*-{memory_id.replace('-', '')[:8]}.md"):
         try:
             memories.find(memory, memory_id)
         except UsageError:

@@ -4,7 +4,8 @@ Each is read once, when a text first needs it, and kept for the process: the giv
 (~24,000, from Faker's 86 locales) when a text holds a capitalised word that could be one,
 the everyday English words (~41,000, SCOWL size 35) and the places (~12,000, GeoNames) only
 where a tempo asks whether a capital is a common word or a place, the words of strong
-feeling (~1,500, VADER) when the Fold weighs a turn.
+feeling (~1,500, VADER) when the Fold weighs a turn, the English word forms Porter stemming
+does not join (~1,100 verbs and nouns, LemmInflect) when recall reads a query.
 """
 
 import gzip
@@ -59,3 +60,27 @@ def feelings() -> frozenset[str]:
     """Words that say a strong feeling, lower case ("furious", "heartbroken", "thrilled"): VADER's
     lexicon, mean valence -2.0 or below, or 2.5 or above."""
     return frozenset(w for w in _lines("feelings.txt.gz") if w)
+
+
+@lru_cache(maxsize=1)
+def _inflections() -> str:
+    return "\n" + gzip.decompress((DATA / "inflections.txt.gz").read_bytes()).decode("utf-8")
+
+
+@lru_cache(maxsize=256)
+def inflections(word: str) -> tuple[str, ...]:
+    """For a lower-case English verb's or noun's form, one form of each of its other Porter
+    stems: "bought" → ("buy",), "buy" → ("bought",), "went" → ("go", "gone", "goes"): the
+    forms stemming does not join (LemmInflect's table, tools/inflections_data.py). Looked up
+    in the table's text rather than read into a dict: a query asks for a few words."""
+    import re
+
+    table = _inflections()
+    others: list[str] = []
+    for found in re.finditer(re.escape(word) + r"(?=[\t \n])", table):
+        if table[found.start() - 1] not in "\t \n":
+            continue
+        line = table[table.rfind("\n", 0, found.start()) + 1:table.find("\n", found.end())]
+        classes = [c.split(" ") for c in line.split("\t")]
+        others += [c[0] for c in classes if word not in c and c[0] not in others]
+    return tuple(others)

@@ -84,10 +84,11 @@ def changes(snapshot, judged: set[str] = frozenset()) -> list[Breach]:
     found = snapshot.repo.read([oid for e in entries for oid in (e.old, e.new) if oid])
     text = {oid: (data or b"").decode("utf-8", errors="replace") for oid, data in found.items()}
     out, shaping, recheck = [], False, set()
+    moved_to = {e.new for e in entries if e.new and applies(e.path)}   # a memory moved keeps its blob
     for entry in entries:
         new, old = text.get(entry.new), text.get(entry.old)
         if entry.path.startswith(FOLDER):
-            if new is None and old is not None:
+            if new is None and old is not None and entry.old not in moved_to:
                 out += [_breach(entry.path, "paid_receipt", p) for p in integrity.deleted(entry.path, old)]
             shaping = shaping or any(_shapes(t) for t in (new, old) if t)
         elif entry.path.startswith(COVENANTS) and entry.path.endswith(".md"):
@@ -164,8 +165,10 @@ def _shaped_by(text: str | None) -> list[str]:
     from souveraine.identity.memories import unlink_path
     from souveraine.store import notes
 
+    from souveraine.store.layout import memory_places
+
     try:
-        return [unlink_path(w) for w in notes.parse(text).get("shaped_by") or []]
+        return [p for w in notes.parse(text).get("shaped_by") or [] for p in memory_places(unlink_path(w))]
     except NoteError:
         return []
 

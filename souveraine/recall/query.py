@@ -4,8 +4,9 @@ Every term goes to FTS5 as a double-quoted string of word characters only, so it
 (``"``, ``*``, ``(``, ``:``, ``-``, ``^``, ``AND``, ``OR``, ``NOT``, ``NEAR``) is always taken
 as plain words. Two things are kept from what was typed: a ``"quoted phrase"`` and a trailing
 ``*`` for a prefix. Words joined by punctuation (``jean-pierre``, ``e-mail``, ``v2.1``) become
-a phrase. Terms are OR-ed: BM25 ranks the notes holding more of them, and more of the rarer
-ones, first. Common English words are dropped unless nothing else is left.
+a phrase, except a possessive ``'s`` (``Chloé's`` is searched as ``Chloé``). Terms are OR-ed: BM25 ranks the notes holding more of them, and more of the rarer
+ones, first. Common English words are dropped unless nothing else is left; recall adds the forms of a
+word that Porter stemming keeps apart (``inflected``: "buy" also finds "bought").
 """
 
 import re
@@ -27,6 +28,7 @@ s t d ll m re ve
 
 _WORD = re.compile(r"[^\W_]+")
 _CHUNK = re.compile(r'"([^"]*)"?|(\S+)')
+_POSSESSIVE = re.compile(r"(?<=[^\W_])['’]s\b")      # "Chloé's career": Chloé's, as Chloé is written alone
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,24 @@ def terms(text: str) -> list[Term]:
     found = list(_parse(unicodedata.normalize("NFKC", text or "")))
     kept = [t for t in found if _kept(t)]
     return kept or found
+
+
+def inflected(found: list[Term]) -> list[Term]:
+    """The terms, then for each lower-case word its forms that Porter stemming keeps apart
+    (``lexicon.inflections``): "what did he buy?" also asks for "bought", "children" for
+    "child". Each joins as a term of its own, so it weighs as its own rarity says."""
+    from souveraine.language import lexicon
+
+    out, seen = list(found), {t.words[0] for t in found if len(t.words) == 1}
+    for term in found:
+        word = term.words[0]
+        if len(term.words) != 1 or term.prefix or not word.islower():
+            continue
+        for form in lexicon.inflections(word):
+            if form not in seen and form not in STOPWORDS:
+                seen.add(form)
+                out.append(Term((form,)))
+    return out
 
 
 def words(text: str) -> list[str]:
@@ -87,7 +107,7 @@ def _kept(term: Term) -> bool:
 
 def _parse(text: str):
     for quoted, bare in _CHUNK.findall(text):
-        chunk = quoted if quoted else bare
+        chunk = quoted if quoted else _POSSESSIVE.sub("", bare)
         found = tuple(_WORD.findall(chunk))
         if found:
             yield Term(found, prefix=bool(bare) and bare.rstrip("\"'.,;:!?)]}").endswith("*"))

@@ -31,6 +31,7 @@ RECENT_DOCS = 20_000    # … these many (a year and a half of 40 turns a day)
 DATE_WEIGHT = 4.0       # a hit said or told of within the query's dates scores up to this much more
 TOLD_AFTER_DAYS = 10.0  # half-life of the evidence of a turn said after the period: events are told later
 SAID_BEFORE_DAYS = 1.5  # … and before it (plans)
+SPEAKER_WEIGHT = 0.5    # a turn by the speaker a query names (“Karim”, addressed so) scores this much more
 PERIOD_FLOOR = 0.4      # a turn said in a short period the query names, matching no word: this share of the best match
 
 
@@ -47,6 +48,8 @@ class Ranking:
     answers_asked: bool = True          # only a turn that asks passes its match on (conversation.py)
     diversity_words: float = 0.5        # diversity.WORDS
     period_floor: float = PERIOD_FLOOR   # search.Search._period
+    speaker_weight: float = SPEAKER_WEIGHT  # search.Search._speaker
+    inflections: bool = True                # query.inflected: "buy" also finds "bought"
 
     def params(self) -> dict[str, float]:
         return {"now": self.now, "half_life": self.half_life_days * DAY,

@@ -113,6 +113,8 @@ def _search(conn, memory, update, text, since, until, tier, within, person_match
     filters = _filters(memory, hard, tier, within, private)
     ranking = ranking or Ranking(moment.timestamp(), memory.config["recall"]["half_life_days"], recency)
     terms = query.terms(found.text)
+    if ranking.inflections:
+        terms = query.inflected(terms)
     if found.span.empty:            # phrases that contradict each other rank nothing
         found = dates.Found(dates.Span(), found.text, found.phrases, found.readings)
     result = Result([], found.text, found.span, found.phrases, update, found.readings, anchor)
@@ -144,8 +146,10 @@ class Search:
     limit: int
     evidence: dates.Span = dates.Span()     # the period the query's dates name
     every: bool = False                     # a derived note beside its source turn
+    speaker: str | None = None              # the role a name in the query names (_speaker)
 
     def run(self, conn) -> list[Hit]:
+        self._speaker(conn)
         plan = rank.plan(conn, self.terms)
         kept = plan.terms
         match = query.both(query.expression(kept), self.person)
@@ -164,6 +168,18 @@ class Search:
             taken = {doc_id for doc_id, _ in ranked}        # the words found little: the period fills the rest
             ranked += [row for row in self._listing(conn) if row[0] not in taken][:self.limit - len(ranked)]
         return _hits(conn, ranked, every or match)   # mark every word asked for
+
+    def _speaker(self, conn) -> None:
+        """A name in the query that names a speaker ("Which apprentices has Karim trained?")
+        is dropped from the words when others remain, and raises that speaker's turns instead."""
+        self.speaker = None
+        names = {sources.fold(t.words[0]): t for t in self.terms if len(t.words) == 1 and t.words[0][:1].isupper()}
+        found = conversation.addressed(conn, list(names)) if names and len(self.terms) > 1 else {}
+        if not found or not self.ranking.speaker_weight:
+            return
+        self.terms = [t for t in self.terms if sources.fold(t.words[0]) not in found or len(t.words) != 1]
+        roles = set(found.values())
+        self.speaker = roles.pop() if len(roles) == 1 else None
 
     # -- the pool SQLite ranks -------------------------------------------------------------
 
@@ -301,6 +317,8 @@ class Search:
         scores = {}
         for doc_id, m in meta.items():
             score = relevance[doc_id] * rank.boost(self.ranking, m["tier"], m["decays"], m["ts"])
+            if self.speaker and m["kind"] == "turn" and m["role"] == self.speaker:
+                score *= 1.0 + self.ranking.speaker_weight
             if not self.evidence.open:
                 said = _day(m["at"])
                 score *= 1.0 + self.ranking.date_weight * rank.closeness(self.evidence, said, told.get(doc_id, []))

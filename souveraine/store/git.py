@@ -308,13 +308,14 @@ def index_lock(root: Path, settle: bool = True) -> tuple[Path, int | None] | Non
 _FRESH = 2.0   # seconds an index.lock is presumed live, whoever holds it
 
 
-def _holder(path: Path) -> int | None:
+def _holder(path: Path, root: Path | None = None) -> int | None:
     """A live process with ``path`` open, or a git process working in its repository (git
-    closes the lock's descriptor while a commit's hooks run); -1 where /proc cannot tell."""
+    closes the lock's descriptor while a commit's hooks run); -1 where /proc cannot tell.
+    ``root``: the repository's work tree, for a lock deeper in ``.git`` than its top."""
     if not Path("/proc/self/fd").is_dir():
         return -1
     target = str(path)
-    worktree = str(path.parent.parent) if path.parent.name == ".git" else None
+    worktree = str(root) if root is not None else (str(path.parent.parent) if path.parent.name == ".git" else None)
     for entry in os.scandir("/proc"):
         if not entry.name.isdigit():
             continue

@@ -3,18 +3,22 @@
 ``.souveraine/changes/<pid>-<ns>/`` holds ``paths`` — one line per file the change
 touches, appended and fsynced before the file is first written — and, for each file that
 existed, a hard link to it as it was (``atomic_write`` replaces files by rename, so the
-link keeps the old bytes without copying them). The folder goes when the change commits
-or rolls back. One left by a dead process is a change cut short: ``store.repair`` puts
-each of its files back as it was, unless the file is what HEAD holds (it was committed).
+link keeps the old bytes without copying them). A change that journals exchanges from the
+spool also records, before its commit, each spool file and the block ids its turns were
+given. The folder goes when the change commits (and what followed its commit is done) or
+rolls back. One left by a dead process is a change cut short: ``store.repair`` puts each
+of its files back as it was, unless the file is what HEAD holds (it was committed), and
+removes from the spool each exchange whose turns the files then hold (journaled and
+committed: replaying it would journal it twice).
 """
 
 import os
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 FOLDER = "changes"
-_ABSENT, _KEPT = "absent", "kept"
+_ABSENT, _KEPT, _SPOOL = "absent", "kept", "spool"
 
 
 def folder(memory) -> Path:
@@ -28,12 +32,16 @@ class Intent:
         self._fd: int | None = None
         self._count = 0
 
-    def add(self, relpath: str, full: Path) -> None:
-        """Record ``relpath`` (its current bytes kept by a hard link) before it is first written."""
+    def _open(self) -> int:
         if self._fd is None:
             self.where.mkdir(parents=True)
             self._fd = os.open(self.where / "paths", os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
             os.write(self._fd, f"{os.getpid()}\t{process_start(os.getpid())}\n".encode())
+        return self._fd
+
+    def add(self, relpath: str, full: Path) -> None:
+        """Record ``relpath`` (its current bytes kept by a hard link) before it is first written."""
+        self._open()
         self._count += 1
         state = _ABSENT
         if full.is_file() and not full.is_symlink():
@@ -47,6 +55,17 @@ class Intent:
             state = _KEPT
         os.write(self._fd, f"{self._count}\t{state}\t{relpath}\n".encode("utf-8", "surrogateescape"))
         os.fsync(self._fd)
+
+    def spooled(self, journaled: list[tuple[str, list[tuple[str, str]]]]) -> None:
+        """Record, before the commit, each spool file this change journals and the turns it
+        became (day file, block id): after a kill, what HEAD then holds says whether it was."""
+        if not journaled:
+            return
+        fd = self._open()
+        lines = "".join(f"{_SPOOL}\t{name}\t" + "\t".join(f"{path}#{block}" for path, block in ids) + "\n"
+                        for name, ids in journaled)
+        os.write(fd, lines.encode("utf-8", "surrogateescape"))
+        os.fsync(fd)
 
     def close(self) -> None:
         """The change is over (committed, or rolled back): nothing to undo."""
@@ -64,6 +83,7 @@ class Left:
     where: Path
     pid: int
     paths: list[tuple[str, Path | None]]    # relpath, the kept copy (None: it did not exist)
+    spooled: list[tuple[str, list[tuple[str, str]]]] = field(default_factory=list)   # spool file, its turns
 
 
 def left(memory) -> list[Left]:
@@ -77,15 +97,21 @@ def left(memory) -> list[Left]:
     for name in names:
         where = base / name
         record = _read(where)
-        if record is None:
-            if _older_than(where, 60):
-                found.append(Left(where, 0, []))
+        if record is None:   # killed before its first line: the folder's name says whose it was
+            pid = _named_pid(name)
+            if (pid and not alive(pid)) or _older_than(where, 60):
+                found.append(Left(where, pid, []))
             continue
-        pid, started, paths = record
+        pid, started, paths, spooled = record
         if alive(pid, started):
             continue
-        found.append(Left(where, pid, paths))
+        found.append(Left(where, pid, paths, spooled))
     return found
+
+
+def _named_pid(name: str) -> int:
+    head = name.split("-", 1)[0]
+    return int(head) if head.isdigit() and "-" in name else 0
 
 
 def _read(where: Path):
@@ -96,12 +122,16 @@ def _read(where: Path):
     head = lines[0].split("\t") if lines else []
     if len(head) != 2 or not head[0].isdigit():
         return None
-    paths = []
+    paths, spooled = [], []
     for line in lines[1:]:
+        if line.startswith(_SPOOL + "\t"):
+            name, *turns = line.split("\t")[1:]
+            spooled.append((name, [tuple(t.rsplit("#", 1)) for t in turns if "#" in t]))
+            continue
         parts = line.split("\t", 2)
         if len(parts) == 3 and parts[0].isdigit():
             paths.append((parts[2], where / parts[0] if parts[1] == _KEPT else None))
-    return int(head[0]), head[1], paths
+    return int(head[0]), head[1], paths, spooled
 
 
 def _older_than(path: Path, seconds: float) -> bool:

@@ -138,3 +138,62 @@ def _compile(pattern: str) -> re.Pattern:
             out.append(re.escape(pattern[i]))
             i += 1
     return re.compile("".join(out))
+
+
+# -- where a memory lives ------------------------------------------------------------------
+# One file per memory, in the folder of the year it was created: memories/<YYYY>/<name>.md,
+# where <name> starts with that date (so the folder is the name's first four digits). Memories
+# written before year folders sit in memories/ itself until 'doctor --fix' moves them; every
+# reader accepts both places, and a memory is known by its name, which is unique.
+
+MEMORIES = "memories"
+_YEAR = re.compile(r"\d{4}")
+
+
+def memory_path(name: str) -> str:
+    """Where the memory named ``name`` (a file name, '.md' included) is written."""
+    year = name[:4]
+    return f"{MEMORIES}/{year}/{name}" if _YEAR.fullmatch(year) else f"{MEMORIES}/{name}"
+
+
+def is_year(folder: str) -> bool:
+    """Whether ``folder`` (a name inside memories/) is a year folder."""
+    return _YEAR.fullmatch(folder) is not None
+
+
+def is_memory(relpath: str) -> bool:
+    """Whether ``relpath`` is a memory: a Markdown file in memories/ or one of its year folders."""
+    if not relpath.startswith(MEMORIES + "/") or not relpath.endswith(".md"):
+        return False
+    inner = relpath[len(MEMORIES) + 1:].split("/")
+    return len(inner) == 1 or (len(inner) == 2 and is_year(inner[0]))
+
+
+def memory_name(relpath: str) -> str:
+    """A memory's name: its file name, the same in either place."""
+    return relpath.rsplit("/", 1)[-1]
+
+
+def memory_places(relpath: str) -> tuple[str, ...]:
+    """Where the memory named by ``relpath`` may be: there, then in the other place (its year
+    folder or memories/ itself). A link or ``shaped_by`` entry written before the memory moved
+    still finds it."""
+    if not is_memory(relpath):
+        return (relpath,)
+    name = memory_name(relpath)
+    return tuple(dict.fromkeys((relpath, memory_path(name), f"{MEMORIES}/{name}")))
+
+
+def located(relpath: str, exists) -> str | None:
+    """The first of ``memory_places(relpath)`` for which ``exists(place)`` holds, or None."""
+    return next((place for place in memory_places(relpath) if exists(place)), None)
+
+
+def same_memory(a: str, b: str) -> bool:
+    """Whether two memory paths name one memory (its name is the same in either place)."""
+    return a == b or (is_memory(a) and is_memory(b) and memory_name(a) == memory_name(b))
+
+
+def is_flat(relpath: str) -> bool:
+    """A memory still in memories/ itself, where an older version wrote it, that belongs in a year folder."""
+    return is_memory(relpath) and relpath.count("/") == 1 and memory_path(memory_name(relpath)) != relpath

@@ -112,6 +112,8 @@ class Memory:
 
         ``with memory.change("feat(memory): remember x") as change: change.write(...)``.
         The lock is held throughout; ``change.sha`` is the commit (None when nothing changed).
+        ``change.then`` holds what must follow the commit before the change is over (the
+        spool files it journaled leave the spool there, while its intent still says so).
         Refused, before anything is written, while git has a merge (rebase, cherry-pick,
         revert) under way: a commit then would carry its conflict markers.
         """
@@ -126,6 +128,8 @@ class Memory:
                 change.rollback()
                 change.intent.close()
                 raise
+            for then in change.then:   # a kill in here leaves the intent, and store.repair finishes it
+                then()
             change.intent.close()
 
     def refuse_mid_operation(self) -> None:
@@ -148,6 +152,7 @@ class Change:
         self.sha: str | None = None
         self._before: dict[str, bytes | None] = {}
         self.intent = Intent(memory)
+        self.then: list = []
 
     @property
     def paths(self) -> list[str]:

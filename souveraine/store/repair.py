@@ -4,9 +4,11 @@ Every writing command takes the memory's lock, and ``quick`` runs as it does: wi
 lock held, no command of ours is half-way through anything, so what looks half-done was
 cut short. It costs a few ``stat`` calls when there is nothing to mend. It mends:
 
-- an ``index.lock`` no live process holds (a killed git left it);
+- an ``index.lock`` no live process holds (a killed git left it), and the ref locks
+  (``HEAD.lock``, ``refs/heads/*.lock``, ``packed-refs.lock``, ``packed-refs.new``);
 - a change a dead process began (``store.intent``): each file it touched is put back as
-  it was, unless it is what HEAD holds, and unstaged; its temporary files go;
+  it was, unless it is what HEAD holds, and unstaged; its temporary files go; the spool
+  files it journaled leave the spool if their turns are in HEAD (its commit landed);
 - defrag cut short: its worktree folders and ``defrag/*`` branches, and a fast-forward
   interrupted half-way (its files put back as they were at its base);
 - a fork integration cut short (the merge or cherry-pick aborted), and the worktrees and
@@ -97,24 +99,37 @@ def _index_lock(memory) -> list[Leftover]:
 
 
 def _ref_locks(memory) -> list[Leftover]:
-    """``HEAD.lock``, ``refs/heads/*.lock``, ``packed-refs.lock`` a killed git left: no process
-    holds them and they are older than a git takes to start."""
+    """``HEAD.lock``, ``refs/heads/*.lock``, ``packed-refs.lock`` and its ``packed-refs.new`` a
+    killed git left (the last makes every later branch deletion fail): no process holds
+    them and they are older than a git takes to start."""
     where = git.git_dir(memory.root)
     heads = where / "refs" / "heads"
-    candidates = [where / "HEAD.lock", where / "packed-refs.lock"]
+    candidates = [where / "HEAD.lock", where / "packed-refs.lock", where / "packed-refs.new"]
     candidates += list(heads.rglob("*.lock")) if heads.is_dir() else []
     found = []
     for lock in candidates:
-        try:
-            age = time.time() - lock.stat().st_mtime
-        except OSError:
-            continue
-        if age < 2.0 or git._holder(lock) is not None:
+        if not _stale_ref_lock(memory, lock):
             continue
         found.append(Leftover("ref-lock", _rel(memory, lock), "a ref's lock, left by a git that was killed",
                               f"remove {lock} (doctor --fix, or any writing command, does)",
                               lambda lock=lock: lock.unlink(missing_ok=True)))
     return found
+
+
+def _stale_ref_lock(memory, lock: Path) -> bool:
+    """No live process holds ``lock``, nor any git working in the memory. One younger than
+    a git takes to start is looked at again once it is that old, as git's index lock is:
+    the next command comes a moment after a kill, and leaving the lock would fail its commit."""
+    try:
+        age = time.time() - lock.stat().st_mtime
+    except OSError:
+        return False
+    if git._holder(lock, memory.root) is not None:
+        return False
+    if 0 <= age < git._FRESH:
+        time.sleep(git._FRESH - age)
+        return lock.exists() and git._holder(lock, memory.root) is None
+    return True
 
 
 def _operation(memory) -> list[Leftover]:
@@ -165,7 +180,30 @@ def _undo(memory, left: intent.Left) -> None:
         git.run(memory.root, "reset", "-q", "--", *paths, check=False)
     for relpath in paths:
         _remove_temps(memory.root / relpath, dead_only=True)
+    _settle_spool(memory, left)
     shutil.rmtree(left.where, ignore_errors=True)
+
+
+def _settle_spool(memory, left: intent.Left) -> None:
+    """The spool files whose turns the day files hold, now that they are as HEAD has them
+    or as they were before: their commit landed, so they leave the spool (a replay would
+    journal them twice). Those not held stay, and the next drain journals them."""
+    from souveraine.store import journal, spool
+
+    ids: dict[str, set[str]] = {}
+    done = []
+    for name, turns in left.spooled:
+        if not turns or "/" in name or name.startswith("."):
+            continue
+        for relpath, _ in turns:
+            if relpath not in ids and _inside(memory, relpath):
+                try:
+                    ids[relpath] = journal.block_ids((memory.root / relpath).read_text(encoding="utf-8"))
+                except (OSError, UnicodeDecodeError):
+                    ids[relpath] = set()
+        if all(block in ids.get(relpath, ()) for relpath, block in turns):
+            done.append(spool.Entry(name, spool.folder(memory) / name, {}))
+    spool.remove(memory, done)
 
 
 def _differing(memory, paths: list[str]) -> set[str]:

@@ -211,12 +211,13 @@ def _drain_once(memory: Memory, entries: list[spool.Entry], own: str | None) -> 
                 innervoice.append(change, thoughts)
                 mine.thoughts += [t.to_dict() for t in thoughts]
         change.message = _message(everyone)
+        change.intent.spooled([(e.name, [(t["path"], t["block_id"]) for t in r.turns]) for e, r in zip(entries, everyone)])
+        change.then.append(lambda: spool.remove(memory, entries))
     if own is None:
         mine.turns = [t for r in everyone for t in r.turns]
     mine.commit = change.sha
     followup.told(memory)
     counters.save(memory, counts)
-    spool.remove(memory, entries)
     _record_batch(memory, [])
     return mine
 

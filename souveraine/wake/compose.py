@@ -6,6 +6,7 @@ tail, what surfaces now and recent memory (now.py), and what can be loaded on de
 memories in order, recent memories come from file names, the inner voice from its end.
 """
 
+from souveraine.store import layout
 from souveraine.store.memory import Memory
 from souveraine.identity.catalog import FOLDER, Catalog, catalog
 from souveraine.wake.document import CUT_FOUNDATIONAL, Part
@@ -69,10 +70,10 @@ def shaped_by(memory: Memory, found: dict | None, shelf: Catalog, view: Viewport
     (project-level) come from the tier cache, after them, by elevation date.
     """
     items = list(found["shaped_by"]) if found else []
-    known = {item["path"] for item in items}
+    known = {layout.memory_name(item["path"]) for item in items}
     bound = {"", found["id"]} if found else {""}
     extra = sorted((info.get("elevated", ""), name) for name, info in shelf.elevated.items()
-                   if f"{FOLDER}/{name}" not in known and info.get("identity_id", "") in bound)
+                   if layout.memory_name(name) not in known and info.get("identity_id", "") in bound)
     items += [{"path": f"{FOLDER}/{name}", "tier": shelf.elevated[name]["tier"]} for _, name in extra]
     items.sort(key=lambda item: item["tier"] != "constitutive")   # stable: keeps elevation order
     held = found["notes"] if found else {}

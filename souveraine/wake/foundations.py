@@ -6,7 +6,7 @@ properties reader: a YAML parser costs ~5 ms a note, and a wake reads every shap
 """
 
 from souveraine.errors import UsageError
-from souveraine.store import notes
+from souveraine.store import layout, notes
 from souveraine.store.memory import Memory
 
 
@@ -42,8 +42,9 @@ def foundations(memory: Memory, handle: str | None = None) -> dict | None:
         identities.load(memory, chosen)        # raises its own 'no identity' error
     found = identities.from_note(read(memory, identities.path_for(chosen)), chosen)
     shaped, held = [], {}
-    for order, relpath in enumerate(found.shaped_by, 1):
-        if not memory.exists(relpath):
+    for order, listed in enumerate(found.shaped_by, 1):
+        relpath = layout.located(listed, memory.exists)     # a memory moved to its year folder is still found
+        if relpath is None:
             continue
         note = held[relpath] = read(memory, relpath)
         shaped.append({"id": str(note.get("id", "")), "path": relpath, "tier": str(note.get("tier", "")),

@@ -1,7 +1,8 @@
 """What the agent must know now: the inner voice's tail, what surfaces, recent memory.
 
 The inner voice is read from the end of its file; recent memory from the newest file names
-in memories/ (they start with the creation date) and the first lines of those files only.
+in memories/ and its year folders (they start with the creation date) and the first lines of
+those files only.
 """
 
 import os
@@ -10,6 +11,7 @@ from souveraine.errors import NoteError
 from souveraine.sensorium import bandwidth as classes
 from souveraine.sensorium import telemetry
 from souveraine.store import notes
+from souveraine.store.layout import memory_name
 from souveraine.store.memory import Memory
 from souveraine.identity.catalog import FOLDER, Catalog
 from souveraine.wake.document import CUT_RECENT, CUT_SURFACING, CUT_VOICE, Part
@@ -100,12 +102,12 @@ def newest(memory: Memory, names: list[str], count: int, view: Viewport) -> list
     """
     items, day = [], None
     for name in names:
-        if len(items) >= count and name[:10] != day:
+        if len(items) >= count and memory_name(name)[:10] != day:
             break
         item = _recent_item(memory, name)
         if item is not None and view.allows(item["path"], item["visibility"]) and not view.hides(item["description"]):
             items.append(item)
-            day = name[:10]
+            day = memory_name(name)[:10]
     items.sort(key=lambda i: (i["created"], i["path"]), reverse=True)
     return items[:count]
 
@@ -116,6 +118,6 @@ def _recent_item(memory: Memory, name: str) -> dict | None:
         meta = notes.peek(memory.path(relpath), "id", "tier", "created", "visibility", "description")
     except (OSError, UnicodeDecodeError, NoteError):   # deleted and not committed yet, or unreadable
         return None
-    return {"id": str(meta.get("id", "")), "path": relpath, "created": str(meta.get("created", name[:10])),
+    return {"id": str(meta.get("id", "")), "path": relpath, "created": str(meta.get("created", memory_name(name)[:10])),
             "tier": str(meta.get("tier", "episodic")), "visibility": str(meta.get("visibility", "public")),
             "description": " ".join(str(meta.get("description", "")).split())}

@@ -96,7 +96,7 @@ def _notice(section: str, dropped: list[Part]) -> tuple[str, str]:
     paths = ", ".join(f"`{p.key}`" for p in dropped)
     if section == "memory":
         return (f"{n} recent memor{'y' if n == 1 else 'ies'}",
-                "`souveraine recall WORDS`, or the newest files in `memories/` (names start with their date)")
+                "`souveraine recall WORDS`, or the newest files in `memories/<year>/` (names start with their date)")
     if section == "inner_voice":
         return f"{n} older thought{'s' if n > 1 else ''} of the inner voice", "open `system/metacognition/subconscious.md` (its end)"
     if section == "on_demand":

@@ -47,7 +47,7 @@ def test_codex_stop_persists_the_last_answer(invoke, memory):
     assert (done.exit_code, json.loads(done.output)) == (0, {})
     [assistant] = journal.read_day(memory.root, DAY)
     assert assistant.text.startswith("Staging now points at 10.0.0.5")
-    assert any(p.name.startswith("2026-11-30-the-staging-server") for p in (memory.root / "memories").iterdir())
+    assert any(p.name.startswith("2026-11-30-the-staging-server") for p in (memory.root / "memories").rglob("*.md"))
 
 
 def test_claude_code_stop_reads_its_transcript(invoke, memory, tmp_path):

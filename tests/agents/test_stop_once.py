@@ -32,7 +32,7 @@ def roles(memory) -> list[str]:
 
 
 def memories_made(memory) -> list[str]:
-    return sorted(p.name for p in (memory.root / "memories").glob("2026-11-30-*.md"))
+    return sorted(p.name for p in (memory.root / "memories").rglob("2026-11-30-*.md"))
 
 
 def test_a_refired_stop_journals_and_remembers_one_exchange(invoke, memory, stop):

@@ -47,7 +47,7 @@ def test_it_holds_what_a_life_writes(small):
 
 
 def test_elevated_memories_carry_real_signatures_that_verify(small):
-    texts = [p.read_text() for p in (small.root / "memories").glob("2*.md")]
+    texts = [p.read_text() for p in (small.root / "memories").rglob("2*.md")]
     assert small.stats["elevated"] == sum("## Attestations" in t for t in texts) > 1
     assert sum("tier: constitutive" in t for t in texts) >= 1
     assert (small.root / "covenants" / "witness.md").exists()
@@ -64,7 +64,7 @@ def test_a_forged_signature_is_a_breach(small, tmp_path):
 
     root = tmp_path / "forged"
     shutil.copytree(small.root, root)
-    elevated = next(p for p in (root / "memories").glob("2*.md") if "## Attestations" in p.read_text())
+    elevated = next(p for p in (root / "memories").rglob("2*.md") if "## Attestations" in p.read_text())
     text = elevated.read_text()
     signature = text.split('"signature": "')[1][:8]
     elevated.write_text(text.replace(signature, "AAAAAAAA" if signature != "AAAAAAAA" else "BBBBBBBB"))

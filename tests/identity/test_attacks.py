@@ -179,8 +179,8 @@ def test_a_clone_with_no_keys_verifies_every_witness(covenanted, tmp_path):
     done = souveraine("--memory", str(clone), "verify", "--at", "HEAD", env={"XDG_CONFIG_HOME": str(empty)})
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "2 witnessed memories verified, no breaches\n")
     assert not any(empty.iterdir())
-    path = next(clone.glob("memories/*.md"))
-    for candidate in clone.glob("memories/*.md"):
+    path = next(clone.glob("memories/*/*.md"))
+    for candidate in clone.glob("memories/*/*.md"):
         if "constitutive" in candidate.read_text():
             path = candidate
     path.write_text(path.read_text().replace("Moment 1.", "Moment one."))

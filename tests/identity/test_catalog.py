@@ -8,14 +8,16 @@ from souveraine.store import notes
 from souveraine.identity import catalog
 
 
-def add(memory, text, tier="episodic", day="2026-03-01"):
+def add(memory, text, tier="episodic", day="2026-03-01", flat=False):
+    """A memory where this version writes it, or (``flat``) in memories/ itself, as older ones did."""
     from datetime import datetime
 
     relpath, note = memories.new_note(text, created=datetime.fromisoformat(f"{day}T10:00:00+00:00"))
+    relpath = "memories/" + relpath.rsplit("/", 1)[-1] if flat else relpath
     note["tier"] = tier
     with memory.change(f"feat(memory): remember {text}") as change:
         change.write_note(relpath, note)
-    return relpath.split("/")[1]
+    return relpath.removeprefix("memories/")
 
 
 def read(monkeypatch):
@@ -58,7 +60,8 @@ def test_an_uncommitted_file_waits_for_its_commit(memory):
     assert catalog.catalog(memory).count == 1
     with memory.change("feat(memory): commit it") as change:
         change.touched(relpath)
-    os.utime(memory.path("memories"), ns=(0, 0))    # even with a folder mtime that says nothing moved
+    for folder in ("memories", os.path.dirname(relpath)):
+        os.utime(memory.path(folder), ns=(0, 0))   # even with folder mtimes that say nothing moved
     assert catalog.catalog(memory).count == 2
 
 
@@ -90,3 +93,15 @@ def test_flat_properties_without_a_yaml_parser():
     for needs_yaml in ("---\nmap:\n  key: value\n---\n", "---\ntext: |\n  lines\n---\n", "---\nunclosed: x\n",
                        "---\nq: \"esc\\\"aped\"\n---\n", "---\nflow: [a, b]\n---\n"):
         assert notes.properties(needs_yaml) is None, needs_yaml
+
+
+def test_memories_in_year_folders_and_memories_not_yet_moved_are_counted_alike(memory):
+    flat = add(memory, "An old day.", "foundational", day="2025-12-31", flat=True)
+    newer = add(memory, "A new year.", day="2026-01-01")
+    shelf = catalog.catalog(memory)
+    assert shelf.count == 2 and shelf.newest == [newer, flat] and list(shelf.elevated) == [flat]
+    assert newer.startswith("2026/")
+    later = add(memory, "Next year.", day="2027-02-01")     # a new year folder moves memories/'s mtime
+    assert catalog.catalog(memory).newest == [later, newer, flat]
+    again = add(memory, "Same year.", day="2027-02-02")     # a file in a known year folder moves that folder's
+    assert catalog.catalog(memory).newest[0] == again and catalog.catalog(memory).count == 4

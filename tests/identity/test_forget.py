@@ -52,7 +52,7 @@ def test_forget_by_key_is_all_or_none(memory, outsider, invoke):
     assert [b.rule for b in verify(memory).breaches][:2] == ["paid_receipt", "effective"]  # and effective.md is stale
     assert invoke("forget", "--key", "holiday").exit_code == 0
     assert git(memory.root, "log", "-1", "--format=%s").strip() == "feat(memory): forget key holiday"
-    assert sorted(p.name for p in (memory.root / "memories").glob("*.md")) == [keep["path"].split("/")[1]]
+    assert sorted(p.name for p in (memory.root / "memories").rglob("*.md")) == [keep["path"].split("/")[-1]]
     assert_clean(memory.root)
 
 

@@ -149,7 +149,7 @@ def test_an_edited_memory_is_refused_with_content_changed(covenanted, tmp_path):
     memory_id = ada.remember("What I really said.", "--identity", "ada")
     asked = request(ada, memory_id, "constitutive")
     attestation = sign_as(bea, tmp_path, memory_id, "constitutive", asked["content_sha256"])
-    path = next((ada.root / "memories").glob(f"*-{memory_id[:8]}.md"))
+    path = next((ada.root / "memories").rglob(f"*-{memory_id[:8]}.md"))
     path.write_text(path.read_text().replace("really said", "wish I had said"))
     git(ada.root, "commit", "-qam", "fix(memory): reword an episode")
     refused(ada, ["elevate", memory_id, "--tier", "constitutive", "--attestation", str(attestation)],
@@ -162,7 +162,7 @@ def test_the_memory_must_belong_here(covenanted, tmp_path):
     result = ada.run("elevate", theirs, "--tier", "foundational", code=2)
     assert f"no memory with id {theirs} in this memory" in result.stderr
     foreign = ada.remember("Bound elsewhere.", "--identity", "ada")
-    path = next((ada.root / "memories").glob(f"*-{foreign[:8]}.md"))
+    path = next((ada.root / "memories").rglob(f"*-{foreign[:8]}.md"))
     ada_id = ada.json("identity", "show")["id"]
     path.write_text(path.read_text().replace(ada_id, "11111111-2222-4333-8444-555555555555"))
     git(ada.root, "commit", "-qam", "fix(memory): rebind by hand")

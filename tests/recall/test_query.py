@@ -44,3 +44,13 @@ def test_common_words_are_dropped_unless_nothing_else_is_left():
     assert query.match("to be or not to be") == '"to" OR "be" OR "or" OR "not"'
     assert query.match("🎉 ... ***") is None
     assert not query.informative("what did I say") and query.informative("what did I say about books")
+
+
+def test_a_possessive_is_searched_as_the_name_alone():
+    assert query.match("How did Chloé's career progress?") == '"Chloé" OR "career" OR "progress"'
+    assert query.match("Inès’s dinner") == '"Inès" OR "dinner"'
+    assert query.match('"Chloé\'s career"') == '"Chloé s career"'        # a quoted phrase is kept as typed
+    fts = sqlite3.connect(":memory:")
+    fts.execute("CREATE VIRTUAL TABLE fts USING fts5(body, tokenize='porter unicode61 remove_diacritics 2')")
+    fts.execute("INSERT INTO fts VALUES ('Chloé passed her exams')")
+    assert fts.execute("SELECT count(*) FROM fts WHERE fts MATCH ?", (query.match("Chloé's exams"),)).fetchone() == (1,)

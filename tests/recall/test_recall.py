@@ -245,3 +245,12 @@ def test_words_in_most_turns_are_not_scored_but_still_found(memory, say):
     assert [h.snippet for h in recall(memory, "Ines Lisbon", limit=1).hits] == ["«Ines» sent a postcard"]
     # "Inês" is stemmed "in", a word of every turn: the name is looked up whole
     assert recall(memory, "what did Inês learn", limit=1).hits[0].snippet == "«Inês» «learned» to knit, slowly"
+
+
+def test_a_word_finds_its_irregular_forms(memory, say, invoke):
+    say(*[(f"2026-05-{d:02d}T07:00:00", "user", f"Sold out of baguettes again on day {d}, we need to buy more flour.", f"f{d}")
+          for d in range(1, 7)])
+    (_, bought), = say(("2026-03-02T07:00:00", "user", "I bought a spiral mixer, 80 kg of dough, on a loan.", "m"))
+    hits = json.loads(invoke("recall", "What machines did Karim buy for the bakery?", "--limit", "3", "--json").output)
+    assert hits[0]["block"] == bought
+    assert "«bought»" in hits[0]["snippet"]

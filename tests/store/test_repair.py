@@ -230,3 +230,33 @@ def test_ref_locks_a_killed_git_left_are_removed_by_the_next_command(memory, inv
     assert not any(lock.exists() for lock in locks)
     assert "Locked?" in git(memory.root, "show", "HEAD")
     assert_clean(memory.root)
+
+
+def test_a_packed_refs_file_a_killed_git_left_does_not_keep_branches_forever(memory, invoke):
+    """git writes packed-refs.new while it deletes a branch; killed then, it leaves the file,
+    and every later deletion fails ('unable to create packed-refs.new: File exists')."""
+    git(memory.root, "branch", "defrag/0a1b2c3d")
+    stale = memory.root / ".git" / "packed-refs.new"
+    stale.write_text("")
+    os.utime(stale, (time.time() - 60, time.time() - 60))
+    refused = subprocess.run(["git", "-C", str(memory.root), "branch", "-D", "defrag/0a1b2c3d"], capture_output=True,
+                             text=True)
+    assert refused.returncode != 0 and "packed-refs.new" in refused.stderr
+    done = invoke("remember", "Tomás keeps the boat at Cascais.")
+    assert done.exit_code == 0, done.output
+    assert not stale.exists()
+    assert git(memory.root, "branch", "--list", "defrag/*") == ""
+    assert_clean(memory.root)
+
+
+def test_a_ref_lock_a_kill_left_a_moment_ago_does_not_keep_the_next_turn_out(memory, invoke):
+    """The next command comes a moment after the kill: a lock no process holds is looked at
+    again once a git would have started, then removed, and the turn is committed."""
+    lock = memory.root / ".git" / "refs" / "heads" / "main.lock"
+    lock.write_text("")
+    done = invoke("persist", "--user", "Locked a moment ago?", "--assistant", "Not any more.", "--json")
+    assert done.exit_code == 0, done.output
+    assert not json.loads(done.stdout)["kept"]
+    assert not lock.exists()
+    assert "Locked a moment ago?" in git(memory.root, "show", "HEAD")
+    assert_clean(memory.root)

@@ -77,7 +77,7 @@ def test_after_a_merge_the_caches_know_the_other_device_s_work(invoke, laptop, s
     say(server, 2, "server")
     assert flow.sync(laptop).outcome == "pushed" and flow.sync(server).outcome == "merged"
     found = invoke("recall", "bees", "--json", memory_root=server.root)
-    assert "memories/2026-12-01-tomas-keeps-bees" in found.stdout
+    assert "memories/2026/2026-12-01-tomas-keeps-bees" in found.stdout
     hits = json.loads(invoke("recall", "laptop asks", "--json", memory_root=server.root).stdout)
     assert said.turns[0]["block_id"] in [hit["block"] for hit in hits]
     assert catalog(server).count == before + 1

@@ -91,7 +91,7 @@ def test_a_save_promise_kept_by_a_tool_call_is_not_saved_twice(memory, at_1432):
     result = persist(memory, Exchange(user="Paul is allergic to nuts.", assistant="I'll remember that.",
                                       tool_calls=("souveraine remember 'Paul is allergic to nuts'",)))
     assert result.promises[0]["status"] == "kept"
-    assert not list((memory.root / "memories").glob("*.md"))
+    assert not list((memory.root / "memories").rglob("*.md"))
 
 
 def test_other_promises_open_in_the_ledger_and_close_when_kept(memory, monkeypatch, at_1432):

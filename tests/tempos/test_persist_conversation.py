@@ -70,7 +70,7 @@ def test_fifty_exchanges(memory, monkeypatch):
     assert [d[-13:-3] for d in journal.days(memory.root)] == ["2026-11-30", "2026-12-01"]
 
     # The unkept save promise was kept; the one kept by a tool call was not repeated.
-    saved = [notes.read(p) for p in sorted((memory.root / "memories").glob("*.md"))]
+    saved = [notes.read(p) for p in sorted((memory.root / "memories").rglob("*.md"))]
     assert [n.body for n in saved] == ["The user's daughter Mia was born on 2 May (2026-05-02).\n"]
     assert saved[0]["source"] == results[3].turns[0]["link"]
 

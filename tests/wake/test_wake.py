@@ -120,7 +120,7 @@ def test_over_budget_parts_go_in_reverse_priority_and_the_wake_says_what_and_how
     assert "shaped_by" in seen[-1]
     text = wake("--budget", str(full - 20)).stdout
     assert headings(text)[-1] == "Left out"
-    assert re.search(r"\n- \d recent memor(y|ies): `souveraine recall WORDS`, or the newest files in `memories/` "
+    assert re.search(r"\n- \d recent memor(y|ies): `souveraine recall WORDS`, or the newest files in `memories/<year>/` "
                      r"\(names start with their date\)\n", text)
 
 
