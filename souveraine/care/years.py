@@ -2,7 +2,7 @@
 wrote them, moved to memories/<year>/<name>.md (``store.layout``'s rule), and the links to
 them pointed there.
 
-``doctor`` lists what is left; ``doctor --fix`` does it. Each year's memories move in
+``doctor`` lists what is left; ``doctor --fix`` does it. The memories move, oldest first, in
 ``refactor(memory)`` commits of pure renames, at most ``BATCH`` memories each (a kill undoes
 the batch under way, from its change's record, and the next run resumes with the next
 memory left); the attestations sign a memory's id, tier and hash, not its path, so every
@@ -74,21 +74,22 @@ def migrate(memory: Memory, progress: Callable[[int, int], None] | None = None) 
 
 
 def _batches(moves: list[tuple[str, str]]):
-    by_year: dict[str, list] = {}
-    for old, new in moves:
-        by_year.setdefault(new.split("/")[1], []).append((old, new))
-    for year, items in sorted(by_year.items()):
-        parts = [items[i:i + BATCH] for i in range(0, len(items), BATCH)]
-        for n, part in enumerate(parts, 1):
-            yield year, part, (n, len(parts))
+    """The moves, oldest first, BATCH at a time: one commit for most memories, a few dozen at ten years."""
+    parts = [moves[i:i + BATCH] for i in range(0, len(moves), BATCH)]
+    for n, part in enumerate(parts, 1):
+        yield part, (n, len(parts))
 
 
 def _move(memory: Memory, batch) -> str | None:
-    year, items, (n, of) = batch
+    items, (n, of) = batch
+    years = sorted({new.split("/")[1] for _, new in items})
     count = f"{len(items):,} {'memory' if len(items) == 1 else 'memories'}"
-    message = f"refactor(memory): move {count} of {year} into {layout.MEMORIES}/{year}/" + (f" ({n} of {of})" if of > 1 else "")
+    where = (f"of {years[0]} into {layout.MEMORIES}/{years[0]}/" if len(years) == 1
+             else f"of {years[0]}–{years[-1]} into their year folders")
+    message = f"refactor(memory): move {count} {where}" + (f" ({n} of {of})" if of > 1 else "")
     with memory.change(message) as change:
-        memory.path(f"{layout.MEMORIES}/{year}").mkdir(exist_ok=True)
+        for year in years:
+            memory.path(f"{layout.MEMORIES}/{year}").mkdir(exist_ok=True)
         for old, new in items:
             change.touched(old)       # recorded before it moves, so a kill puts it back
             change.touched(new)

@@ -102,6 +102,20 @@ def test_a_commit_nothing_describes_is_a_commit_event(memory):
     assert (event.name, event.data) == ("commit", {"paths": ["reference/decisions/tabs.md"]})
 
 
+def test_memories_moved_into_their_year_folders_are_one_commit_event(memory, monkeypatch):
+    from souveraine.care import years
+    from souveraine.store import layout
+
+    real = layout.memory_path
+    monkeypatch.setattr(layout, "memory_path", lambda name: f"memories/{name}")    # as older versions wrote
+    kept = memories.remember(memory, "The plumber comes on Friday.")
+    monkeypatch.setattr(layout, "memory_path", real)
+    years.migrate(memory)
+    [event] = events.for_commit(memory)          # nothing added, nothing forgotten
+    moved = layout.memory_path(kept["path"].split("/")[1])
+    assert (event.name, sorted(event.data["paths"])) == ("commit", sorted([kept["path"], moved]))
+
+
 def test_since_must_name_a_commit_or_a_date(invoke):
     done = invoke("events", "--since", "nope")
     assert done.exit_code == 2

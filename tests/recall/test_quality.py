@@ -25,7 +25,7 @@ def test_the_held_out_conversations_stay_found(monkeypatch):
     monkeypatch.setenv("SOUVERAINE_NOW", "2026-11-30T12:00:00+00:00")       # each run sets its own; put back after
     results = run(conversations("held-out"), [PLAIN_SET, SHIPPED_SET])
     shipped, plain = summary(results[SHIPPED_SET.name]), summary(results[PLAIN_SET.name])
-    floors = {"answer": 0.39, "paraphrase": 0.52, "date": 0.65, "list": 0.18, "all": 0.47}
+    floors = {"answer": 0.45, "paraphrase": 0.52, "date": 0.68, "list": 0.22, "all": 0.50}
     assert {c: shipped[c]["r10"] >= floor for c, floor in floors.items()} == dict.fromkeys(floors, True), shipped
     assert shipped["all"]["r10"] >= 1.3 * plain["all"]["r10"], (shipped, plain)
     assert not lost(results[SHIPPED_SET.name], results[PLAIN_SET.name])
