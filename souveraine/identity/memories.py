@@ -95,7 +95,7 @@ def paths(memory: Memory, pattern: str = "*.md") -> list[str]:
     folder = memory.root / FOLDER
     if not folder.is_dir():
         return []
-    found = [memory.rel(p) for glob in (pattern, f"*/{pattern}") for p in folder.glob(glob)]
+    found = [p.relative_to(memory.root).as_posix() for glob in (pattern, f"*/{pattern}") for p in folder.glob(glob)]
     return sorted((p for p in found if layout.is_memory(p)), key=lambda p: (layout.memory_name(p), p))
 
 
