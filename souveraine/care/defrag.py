@@ -353,8 +353,10 @@ def _broken(vault: links.Vault, path: str) -> set[str]:
 
 
 def _anchor_keys(text: str) -> set[str]:
+    from souveraine.language import markdown
+
     keys = {_anchor_key(title) for _, title, _ in sections.headings(text)}
-    keys |= {"^" + m for m in re.findall(r"(?:^|[ \t])\^([A-Za-z0-9-]+)[ \t]*$", text, re.MULTILINE)}
+    keys |= {"^" + block for block, _ in markdown.block_ids(text)}
     return keys
 
 

@@ -3,23 +3,25 @@
 import posixpath
 import re
 
-from souveraine.care import sections
 
 LIMIT = 120
-_MARKUP = re.compile(r"\[\[(?:[^\]|]*\|)?([^\]]*)\]\]|\*+|`+|^[-+*>]\s+(?:\[.\]\s+)?|^\d+\.\s+|\s\^[A-Za-z0-9-]+$")
+_MARKUP = re.compile(r"\*+|`+|^\[.\]\s+|\s\^[A-Za-z0-9-]+$")
 
 
 def describe(body: str, path: str) -> str:
-    """The first sentence of its prose; else its first heading; else its file name."""
-    for paragraph in sections.paragraphs(body):
-        if paragraph.startswith(("#", "```", "~~~", "|", "<!--", "---")):
+    """The first sentence of its prose (a paragraph or a list item: read by ``language.markdown``,
+    never a line of code); else its first heading; else its file name."""
+    from souveraine.language import markdown
+
+    for paragraph, _ in markdown.paragraphs(body, nested=True):
+        if paragraph.startswith("|"):
             continue
         text = " ".join(_plain(line) for line in paragraph.splitlines()).strip()
         if text:
             return _clip(re.split(r"(?<=[.!?])\s", text, maxsplit=1)[0])
-    marks = sections.headings(body)
+    marks = markdown.headings(body)
     if marks:
-        return _clip(_plain(marks[0][1]))
+        return _clip(_plain(marks[0].text))
     return _clip(posixpath.splitext(posixpath.basename(path))[0].replace("-", " ").replace("_", " ").capitalize())
 
 
@@ -33,7 +35,9 @@ def fill(note, path: str) -> str:
 
 
 def _plain(line: str) -> str:
-    return _MARKUP.sub(lambda m: m[1] or "", line.strip()).strip()
+    from souveraine.language import markdown
+
+    return _MARKUP.sub("", markdown.shown(line.strip())).strip()
 
 
 def _clip(text: str) -> str:

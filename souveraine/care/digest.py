@@ -245,11 +245,13 @@ def _new_note(subject: Subject) -> str:
 
 def _with_lines(text: str, lines: list[str]) -> str:
     """``text`` with ``lines`` at the end of its journal section (made at the end when it has none)."""
+    from souveraine.language import markdown     # a "# comment" in the section's code ends nothing
+
     rows = text.split("\n")
-    start = next((i for i, row in enumerate(rows) if row.strip() == SECTION), None)
-    if start is None:
+    found = markdown.section(text, SECTION.lstrip("# "))
+    if found is None:
         return text.rstrip("\n") + f"\n\n{SECTION}\n\n" + "\n".join(lines) + "\n"
-    end = next((i for i in range(start + 1, len(rows)) if re.match(r"^#{1,2}\s", rows[i])), len(rows))
+    start, end = found.heading.line, min(found.end, len(rows))
     while end > start + 1 and not rows[end - 1].strip():
         end -= 1
     gap = [] if rows[end - 1].startswith("- ") else [""]
@@ -299,7 +301,11 @@ def _phrasing(memory: Memory):
 
 def _plain(text: str) -> str:
     """Text without link syntax, so a copied sentence cannot carry a link that does not resolve."""
-    return re.sub(r"!?\[\[(?:[^\]|]*\|)?([^\]]*)\]\]", r"\1", text)
+    if "[[" not in text:
+        return text
+    from souveraine.language import markdown
+
+    return markdown.shown(text, lambda l: (l.alias or l.target) if l.kind == "wiki" else None)
 
 
 def _title(body: str) -> str | None:

@@ -254,8 +254,8 @@ def single_people_file(seen: Survey) -> list[Finding]:
             for path in sorted(seen.notes) if posixpath.basename(path).lower() == "people.md"]
 
 
-_WORKFLOW_HEADING = re.compile(r"^#{1,6}\s+(?:the\s+|our\s+|my\s+)?(?:workflow|process|procedure|steps|checklist|runbook|phases?|how to)\b",
-                               re.IGNORECASE | re.MULTILINE)
+_WORKFLOW_HEADING = re.compile(r"(?:the\s+|our\s+|my\s+)?(?:workflow|process|procedure|steps|checklist|runbook|phases?|how to)\b",
+                               re.IGNORECASE)
 _WORKFLOW_STEP = re.compile(
     r"^\s*(?:[-*+]\s+|\d+[.)]\s+)?\**(?:phase|step)\s+\d+"
     r"|^\s*\d+[.)]\s+\**[A-Z][A-Z-]{3,}\b"
@@ -264,11 +264,13 @@ _WORKFLOW_STEP = re.compile(
 
 
 def workflow_in_system(seen: Survey) -> list[Finding]:
+    from souveraine.language import markdown
+
     found = []
     for path in _system_notes(seen):
-        body = seen.body(path)
+        body = markdown.without_code(seen.body(path))        # a "# how to build" comment in code is no heading
         steps = len(_WORKFLOW_STEP.findall(body))
-        if _WORKFLOW_HEADING.search(body) or steps >= 2:
+        if any(_WORKFLOW_HEADING.match(h.text) for h in markdown.headings(body)) or steps >= 2:
             found.append(Finding("workflow-in-system", WARNING, path,
                                  "workflow steps in system/ are loaded at every wake yet needed only while working",
                                  "move the steps to .skills/<name>/SKILL.md; keep a one-line pointer here"))

@@ -117,9 +117,15 @@ def _summary(root: Path) -> str:
         readme = root / name
         if readme.is_file():
             text = notes.parse(readme.read_text(encoding="utf-8", errors="replace")).body
-            for block in re.split(r"\n\s*\n", text):
+            if name != "README.md":
+                blocks = [b for b in re.split(r"\n\s*\n", text) if not b.startswith(("#", "```", "=", "-"))]
+            else:
+                from souveraine.language import markdown
+
+                blocks = [b for b, _ in markdown.paragraphs(text)]
+            for block in blocks:
                 block = " ".join(block.split())
-                if block and not block.startswith(("#", "[!", "![", "<", "```", "=", "-", "|")) and not block.endswith(":"):
+                if block and not block.startswith(("[!", "![", "<", "|")) and not block.endswith(":"):
                     return block if len(block) <= 300 else block[:299].rstrip() + "…"
     return ""
 
@@ -232,9 +238,10 @@ def _with_section(memory: Memory, path: str, section: str) -> str:
     """The file with ``section`` in place of an earlier scan's (or after what is there)."""
     text = memory.read_text(path) if memory.exists(path) else "---\ndescription: The project, at a high level.\n---\n"
     rows = text.rstrip("\n").split("\n")
-    start = next((i for i, row in enumerate(rows) if row.strip() == SECTION), None)
-    if start is not None:
-        end = next((i for i in range(start + 1, len(rows)) if re.match(r"^#{1,2}\s", rows[i])), len(rows))
-        rows = rows[:start] + rows[end:]
+    from souveraine.language import markdown
+
+    found = markdown.section("\n".join(rows), SECTION.lstrip("# "))
+    if found is not None:
+        rows = rows[:found.heading.line] + rows[found.end:]
     kept = "\n".join(rows).rstrip("\n")
     return kept + "\n\n" + section

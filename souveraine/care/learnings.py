@@ -23,8 +23,7 @@ MIN_WORDS = 3          # a point needs this many content words ("Tests pass." is
 MIN_REPORTS = 2
 MAX_POINT = 240
 SECTION = "## From the reports"
-_SKIP = re.compile(r"^(?:#{1,6} |Files: |- `[^`]+`$)")
-_REPORTS = re.compile(r"\[\[(reference/reports/[^\]|#]+)")
+_SKIP = re.compile(r"^(?:Files: |- `[^`]+`$)")
 
 
 @dataclass
@@ -74,17 +73,21 @@ def _reports(memory: Memory) -> list[str]:
 
 
 def _points(memory: Memory, path: str) -> list[Point]:
-    from souveraine.language import sentences
+    from souveraine.language import markdown, sentences
 
     try:
         body = notes.read(memory.path(path)).body
     except (OSError, NoteError):
         return []
     out, files = [], False
-    for line in body.split("\n"):
-        if line.startswith("#"):
-            files = line.lstrip("#").strip().lower().startswith("files touched")
-        if files or _SKIP.match(line.strip()) or not line.strip():
+    code = markdown.code_lines(body)
+    headings = {h.line: h for h in markdown.headings(body)}
+    underlines = {h.line + 1 for h in headings.values() if h.underlined}
+    for n, line in enumerate(body.split("\n")):
+        if n in headings:
+            files = headings[n].text.lower().startswith("files touched")
+            continue
+        if files or n in code or n in underlines or _SKIP.match(line.strip()) or not line.strip():
             continue
         for said in sentences.texts(_unlinked(line)):
             words = _stems(said)
@@ -113,7 +116,7 @@ def _known(memory: Memory) -> list[tuple[frozenset, frozenset]]:
     for line in memory.read_text(path).split("\n"):
         if line.startswith("- "):
             said = line[2:].split(" — [[", 1)[0]
-            out.append((frozenset(_stems(_unlinked(said))), frozenset(_REPORTS.findall(line))))
+            out.append((frozenset(_stems(_unlinked(said))), frozenset(_reports_cited(line))))
     return out
 
 
@@ -141,7 +144,17 @@ def _new_file() -> str:
 
 
 def _unlinked(text: str) -> str:
-    return re.sub(r"!?\[\[([^\]|]+)\|?([^\]]*)\]\]", lambda m: m[2] or posixpath.basename(m[1]), text)
+    if "[[" not in text:
+        return text
+    from souveraine.language import markdown
+
+    return markdown.shown(text, lambda l: l.alias or posixpath.basename(l.target) if l.kind == "wiki" else None)
+
+
+def _reports_cited(line: str) -> list[str]:
+    from souveraine.language import markdown
+
+    return [l.target for l in markdown.wikilinks(line) if l.target.startswith(layout.REPORTS)]
 
 
 def _stems(text: str) -> set[str]:

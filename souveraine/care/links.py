@@ -4,7 +4,9 @@ A link is a ``[[wikilink]]`` (with ``|alias``, ``#heading``, ``#^block``, ``![[e
 or a Markdown link ``[text](path.md)``. A wikilink resolves by its path from the vault's
 root, then relative to the note, then by a unique path suffix or file name. Obsidian would
 pick one of several files with the same name; we report the link as ambiguous instead.
-Links inside code (fenced blocks, inline spans) are text, not links.
+Links are read by the Markdown parser (``language.markdown``): inside code (fenced or
+indented blocks, inline spans), raw HTML or behind a backslash they are text, not links;
+headings (setext too, never a ``#`` line in code) and block ids (never in code) likewise.
 """
 
 import os
@@ -14,17 +16,10 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
 from typing import Callable, Iterable
-from urllib.parse import quote, unquote
+from urllib.parse import quote
 
 OK, MISSING, AMBIGUOUS, NO_ANCHOR = "ok", "missing", "ambiguous", "no_anchor"
 
-_WIKI = re.compile(r"\[\[([^\[\]\n]+?)\]\]")   # `!` before it (an embed) is looked at by hand: a literal start is searched fast
-_MARKDOWN = re.compile(r"(!?)\[((?:[^\[\]\n]|\[[^\[\]\n]*\])*)\]\((<[^>\n]+>|[^)\s]+)(\s+\"[^\"\n]*\")?\)")
-_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
-_FENCE = re.compile(r"^[ \t]{0,3}(`{3,}|~{3,})")
-_CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1", re.DOTALL)
-_HEADING = re.compile(r"^#{1,6}[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
-_BLOCK = re.compile(r"(?:^|[ \t])\^([A-Za-z0-9-]+)[ \t]*$", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -59,67 +54,36 @@ class Resolution:
 
 
 def find(text: str) -> list[Link]:
-    """Every link in ``text``, in order, outside code."""
-    visible = _mask_code(text)
-    found = [_wiki(m, visible, text) for m in _WIKI.finditer(visible)] if "[[" in visible else []
-    if "](" not in visible:   # most notes hold no Markdown link
-        return found
-    taken = [(link.start, link.end) for link in found]
-    for match in _MARKDOWN.finditer(visible):
-        if any(s <= match.start() < e for s, e in taken):
-            continue
-        link = _markdown(match, text)
-        if link is not None:
-            found.append(replace(link, raw=text[link.start:link.end]))
-    return sorted(found, key=lambda l: l.start)
+    """Every link in ``text``, in order, outside code (read by ``language.markdown``)."""
+    if "[[" not in text and "](" not in text:   # most journal days: nothing to parse
+        return []
+    from souveraine.language import markdown
+
+    return [Link(l.kind, l.embed, l.target, l.anchor, l.alias, l.start, l.end, text[l.start:l.end])
+            for l in markdown.links(text)]
 
 
-def _wiki(match: re.Match, visible: str, text: str) -> Link:
-    inner = match[1]
-    target, alias = inner, None
-    if "|" in inner:
-        split = re.search(r"\\?\|", inner)
-        target, alias = inner[:split.start()], inner[split.end():]
-    target, _, anchor = target.partition("#")
-    embed = match.start() > 0 and visible[match.start() - 1] == "!"
-    start = match.start() - embed
-    return Link("wiki", embed, target.strip(), anchor.strip() or None, alias, start, match.end(), text[start:match.end()])
+def _find_in(path: str, text: str) -> list[Link]:
+    """A journal day's links are read turn by turn, only in the turns that hold one: its
+    format closes every block a turn's text opens, so a turn reads alone as it does in the day."""
+    from souveraine.store import journal
 
-
-def _markdown(match: re.Match, text: str) -> Link | None:
-    dest = match[3]
-    if dest.startswith("<"):
-        dest = dest[1:-1]
-    if _SCHEME.match(dest) or dest.startswith("#") and len(dest) == 1:
-        return None
-    path, _, anchor = dest.partition("#")
-    return Link("markdown", bool(match[1]), unquote(path), unquote(anchor) or None, match[2], match.start(), match.end(), "")
-
-
-def _mask_code(text: str) -> str:
-    """``text`` with code blanked out (same length), so offsets still point into the original."""
-    if "`" not in text and "~~~" not in text:
-        return text   # most notes: no code to blank
-    if "```" not in text and "~~~" not in text:   # no fence: only inline spans
-        return _CODE_SPAN.sub(lambda m: " " * len(m[0]), text)
-    lines = text.split("\n")
-    fence = None
-    for i, line in enumerate(lines):
-        opened = _FENCE.match(line)
-        if fence is None and opened:
-            fence = opened[1][0] * len(opened[1])
-            lines[i] = " " * len(line)
-        elif fence is not None:
-            if line.strip().startswith(fence) and not line.strip().strip(fence[0]):
-                fence = None
-            lines[i] = " " * len(line)
-    masked = "\n".join(lines)
-    return _CODE_SPAN.sub(lambda m: " " * len(m[0]), masked)
+    if not journal.is_day(path) or "[[" not in text and "](" not in text:
+        return find(text)
+    found = []
+    for start, end in journal.regions(text):
+        piece = text[start:end]
+        if "[[" in piece or "](" in piece:
+            found += [replace(l, start=l.start + start, end=l.end + start) for l in find(piece)]
+    return found
 
 
 def normalise_heading(text: str) -> str:
     """Obsidian matches headings loosely: case, spacing and punctuation do not count."""
-    text = re.sub(r"\[\[([^\]|]*\|)?([^\]]*)\]\]", r"\2", text)
+    if "[[" in text:
+        from souveraine.language import markdown
+
+        text = markdown.shown(text)
     return " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split())
 
 
@@ -158,7 +122,7 @@ class Vault:
 
     def links(self, path: str) -> list[Link]:
         if path not in self._links:
-            self._links[path] = find(self.text(path))
+            self._links[path] = _find_in(path, self.text(path))
         return self._links[path]
 
     @cached_property
@@ -232,13 +196,15 @@ class Vault:
     def headings(self, path: str) -> set[str]:
         key = (path, False)
         if key not in self._anchors:   # a journal day is linked to once per memory taken from it
-            self._anchors[key] = {normalise_heading(m[1]) for m in _HEADING.finditer(_mask_code(self.text(path)))}
+            from souveraine.language import markdown
+
+            self._anchors[key] = {normalise_heading(h.text) for h in markdown.headings(self.text(path))}
         return self._anchors[key]
 
     def blocks(self, path: str) -> set[str]:
         key = (path, True)
         if key not in self._anchors:
-            self._anchors[key] = {m[1] for m in _BLOCK.finditer(self.text(path))}
+            self._anchors[key] = _block_ids(path, self.text(path))
         return self._anchors[key]
 
     def inbound(self) -> dict[str, set[str]]:
@@ -250,6 +216,18 @@ class Vault:
                 if hit.ok and hit.target != source:
                     found.setdefault(hit.target, set()).add(source)
         return found
+
+
+def _block_ids(path: str, text: str) -> set[str]:
+    """A journal day is read by its own strict reader (its grammar is checked against the
+    Markdown parser's reading by the tests); any other note by the parser."""
+    from souveraine.store import journal
+
+    if journal.is_day(path):
+        return journal.block_ids(text)
+    from souveraine.language import markdown
+
+    return {block for block, _ in markdown.block_ids(text)}
 
 
 def walk(root: Path, outside: list[str] | None = None) -> list[str]:

@@ -12,8 +12,6 @@ from collections import Counter
 from functools import lru_cache
 
 TOKEN = re.compile(r"\w+(?:['’.\-]\w+)*")
-_FENCED = re.compile(r"^(```|~~~).*?^\1[^\n]*$", re.MULTILINE | re.DOTALL)
-_LINK = re.compile(r"\[\[([^\]|#]*)(?:#[^\]|]*)?(?:\|([^\]]*))?\]\]")
 _BACKTICK = re.compile(r"`([^`\n]{2,40})`")
 _COMMON_ENDING = re.compile(r"(?:ly|ed|ing)$")
 _CODE_TERM = re.compile(r"\b(?:[a-z][a-z0-9]*_[a-z0-9_]*[a-z0-9]|[a-z]+[A-Z][A-Za-z0-9]*)\b")
@@ -104,9 +102,13 @@ NOT_NAMES = frozenset({*STOP, *INTENSE, *WEEKDAYS, *MONTHS, "mon", "tue", "wed",
 
 
 def prose(text: str) -> str:
-    """The text without fenced code, with wikilinks read as their words."""
-    text = _FENCED.sub(" ", text)
-    return _LINK.sub(lambda m: m[2] or m[1].rsplit("/", 1)[-1], text)
+    """The text without fenced code, with wikilinks read as their words (``language.markdown``)."""
+    if "```" not in text and "~~~" not in text and "[[" not in text:
+        return text
+    from souveraine.language import markdown
+
+    return markdown.shown(markdown.without_code(text, indented=False),
+                          lambda l: (l.alias or l.target.rsplit("/", 1)[-1]) if l.kind == "wiki" else None)
 
 
 def sentences(text: str) -> list[str]:

@@ -23,12 +23,10 @@ KINDS = {
 FOLDERS = tuple(KINDS)
 TIERS = ("episodic", "foundational", "constitutive")
 
-_LINK = re.compile(r"\[\[([^\[\]|#\n]+)(?:#[^\[\]|\n]*)?(?:\|[^\[\]\n]*)?\]\]")
-_H1 = re.compile(r"^# (.+)$", re.MULTILINE)
 _ATTESTATIONS = re.compile(r"^## Attestations[ \t]*$", re.MULTILINE)
 _DATED_NAME = re.compile(r"^(\d{4}-\d\d-\d\d)")
 _DATE_KEYS = ("created", "date", "through", "updated")
-_SOURCE = re.compile(r"\[\[(journal/[^\[\]|#\n]+)#\^(t(\d\d)(\d\d)(\d\d)[A-Za-z0-9-]*)")
+_TURN_ID = re.compile(r"\^(t(\d\d)(\d\d)(\d\d)[A-Za-z0-9-]*)")
 # Words without which a text names no date: most turns are passed over by one search, and
 # only the few words around each such word are read as dates.
 _DATEISH = (
@@ -195,15 +193,17 @@ def _journal():
 def _source(meta: dict) -> tuple[str, datetime | None]:
     """The journal turn a derived note was written from, and when that turn was said: the note
     is about that moment, not about the day its file was made."""
-    found = _SOURCE.search(str(meta.get("source") or ""))
+    value = str(meta.get("source") or "")
+    link = next((l for l in _wikilinks(value) if l.target.startswith("journal/")), None)
+    found = _TURN_ID.fullmatch(link.anchor or "") if link else None
     if not found:
         return "", None
-    path = found[1] if found[1].endswith(".md") else found[1] + ".md"
+    path = link.target if link.target.endswith(".md") else link.target + ".md"
     try:
         day = _journal().day_of(path)
-        return f"{path}#{found[2]}", datetime(day.year, day.month, day.day, int(found[3]), int(found[4]), int(found[5]))
+        return f"{path}#{found[1]}", datetime(day.year, day.month, day.day, int(found[2]), int(found[3]), int(found[4]))
     except ValueError:
-        return f"{path}#{found[2]}", None
+        return f"{path}#{found[1]}", None
 
 
 def _split(text: str) -> tuple[dict, str]:
@@ -241,8 +241,7 @@ def _moment(value) -> datetime | None:
 def _title(meta: dict, body: str, stem: str, kind: str) -> str:
     if kind == "memory":
         return ""       # its description is its first sentence: counting it twice skews BM25
-    heading = _H1.search(body)
-    title = meta.get("title") or (heading[1] if heading else stem)
+    title = meta.get("title") or _heading(body) or stem
     return str(title).strip()
 
 
@@ -254,5 +253,22 @@ def _names(meta: dict, stem: str, kind: str) -> list[str]:
     return [stem, *(str(a) for a in (aliases if isinstance(aliases, list) else [aliases]))]
 
 
+def _heading(body: str) -> str | None:
+    """The note's first level-1 heading (setext too; never a ``# comment`` in code)."""
+    if "#" not in body and "=" not in body:
+        return None
+    from souveraine.language import markdown
+
+    return markdown.title(body)
+
+
+def _wikilinks(text: str) -> list:
+    if "[[" not in text:        # most turns: no parse
+        return []
+    from souveraine.language import markdown
+
+    return markdown.wikilinks(text)
+
+
 def _links(text: str) -> list[str]:
-    return [m[1].strip() for m in _LINK.finditer(text)]
+    return [l.target for l in _wikilinks(text) if l.target]

@@ -18,7 +18,6 @@ system/synthesized/ (its folder's mtime) triggers that recount.
 """
 
 import json
-import re
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -141,14 +140,15 @@ def _catch_up(memory: Memory, counts: Counts) -> bool | None:
 
 # -- what the last witness saw ---------------------------------------------------------------
 
-_LINK = re.compile(r"\[\[(journal/[^#\]|]+)#\^([A-Za-z0-9-]+)")
-
-
 def through(entry: journal.Turn) -> tuple[str, str] | None:
     """The day file and block of the last turn a witness entry saw: the last link of its first line."""
     first = entry.text.split("\n", 1)[0]
-    links = _LINK.findall(first)
-    return (links[-1][0] + ".md", links[-1][1]) if links else None
+    if "[[" not in first:
+        return None
+    from souveraine.language import markdown
+
+    seen = [l for l in markdown.wikilinks(first) if l.target.startswith("journal/") and (l.anchor or "").startswith("^")]
+    return (seen[-1].target + ".md", seen[-1].anchor[1:]) if seen else None
 
 
 def unwitnessed(memory: Memory) -> tuple[list[journal.Turn], journal.Turn | None]:

@@ -83,7 +83,11 @@ def _at_a_line(md: str, room: int) -> str:
     """The start of ``md`` within ``room`` characters, ending at a line, with no code fence left open."""
     head = md[:room]
     head = head[:head.rfind("\n")] if "\n" in head else head
-    if head.count("```") % 2:
-        head += "\n```"
+    if "```" in head or "~~~" in head:
+        from souveraine.language import markdown      # only for a cut inside a note with code
+
+        fence = markdown.open_fence(head)
+        if fence:
+            head += "\n" + fence
     return head.rstrip()
 

@@ -4,6 +4,8 @@ Each file comes without its frontmatter; its title becomes the part's heading an
 headings shift under it, so the wake keeps one clean outline.
 """
 
+import re
+
 from souveraine.store import confine, layout, notes
 from souveraine.store.memory import Memory
 from souveraine.wake.document import CUT_STATE, CUT_SYNTHESIZED, CUT_SYSTEM, Part
@@ -103,6 +105,10 @@ def _file_part(memory: Memory, section: str, relpath: str, view: Viewport, level
     return Part(section, relpath, data, f"{heading}\n\n{body}\n" if body else f"{heading}\n")
 
 
+# A setext underline, or a heading the line pass would miss: indented, in a quote or a list.
+_NOT_PLAIN = re.compile(r"^ {0,3}(?:=+|-+)[ \t]*$|^(?:[ \t]*(?:>|[-*+]|\d+[.)])[ \t]*)+#|^ {1,3}#", re.MULTILINE)
+
+
 def _state(note: notes.Note) -> dict:
     files = note.get("files_touched") or []
     return {"phase": str(note.get("phase") or "idle"), "unit": str(note.get("unit") or ""),
@@ -119,14 +125,19 @@ def _title(body: str) -> tuple[str, str]:
 
 
 def demote(body: str, by: int) -> str:
-    """Shift every Markdown heading down ``by`` levels (outside code fences), at most to ######."""
-    out, fenced = [], False
+    """Shift every Markdown heading down ``by`` levels (never in code), at most to ######.
+
+    Most pinned notes hold no code fence and no setext heading: their headings are the lines
+    that start with ``#``, shifted in one pass. The others are read by the Markdown parser."""
+    if "```" in body or "~~~" in body or _NOT_PLAIN.search(body):
+        from souveraine.language import markdown
+
+        return markdown.demote(body, by)
+    out = []
     for line in body.split("\n"):
-        if line.lstrip().startswith(("```", "~~~")):
-            fenced = not fenced
-        elif not fenced and line.startswith("#"):
+        if line.startswith("#"):
             hashes = len(line) - len(line.lstrip("#"))
-            if hashes <= 6 and line[hashes:hashes + 1] in (" ", ""):
+            if hashes <= 6 and line[hashes:hashes + 1] in (" ", "\t", ""):
                 line = "#" * min(6, hashes + by) + line[hashes:]
         out.append(line)
     return "\n".join(out)

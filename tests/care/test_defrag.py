@@ -206,3 +206,11 @@ def test_a_merge_never_writes_a_paragraph_the_keeper_already_holds():
     offered = ["Rye is  denser than wheat,\nand it keeps longer!", "## starter", "feed the starter", "Spelt needs less water.",
                "Spelt needs less water."]
     assert _new_paragraphs(had, offered) == ["Spelt needs less water."]
+
+
+def test_a_description_is_prose_never_a_line_of_code():
+    from souveraine.care import describe
+
+    body = "```python\nsetup()\n\nThe cache is warmed here.\n```\n\nThe note keeps the release steps. More.\n"
+    assert describe.describe(body, "notes/release.md") == "The note keeps the release steps."
+    assert describe.describe("Plan\n====\n\n```\ncode\n```\n", "notes/x.md") == "Plan"

@@ -85,3 +85,14 @@ def test_fix_on_a_healthy_memory_commits_nothing(memory, invoke):
     result = invoke("doctor", "--fix")
     assert result.exit_code == 0 and result.stdout == f"healthy: {len(doctor.CHECKS)} checks, no findings\n"
     assert git(memory.root, "rev-parse", "HEAD") == head
+
+
+def test_a_how_to_comment_in_a_system_note_code_is_no_workflow(memory):
+    path = "system/project/architecture.md"
+    with memory.change("docs(project): how to build") as change:
+        change.write(path, "---\ndescription: The build.\n---\n# Build\n\nMake builds everything.\n\n"
+                           "```sh\n# how to build\nmake all\n# Step 1 then step 2\n```\n")
+    assert [f for f in doctor.doctor(memory) if f.check == "workflow-in-system"] == []
+    with memory.change("docs(project): the steps, in prose") as change:
+        change.write(path, "---\ndescription: The build.\n---\n# Build\n\nHow to build\n------------\n\nMake.\n")
+    assert [f.path for f in doctor.doctor(memory) if f.check == "workflow-in-system"] == [path]

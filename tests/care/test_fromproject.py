@@ -97,3 +97,25 @@ def test_a_missing_repository_is_refused_before_init(tmp_path, runner):
     assert result.exit_code == 2
     assert result.stderr == f"souveraine: {tmp_path / 'nope'} is not a folder; give the path of a code repository\n"
     assert not (tmp_path / "mem").exists()
+
+
+def test_the_summary_is_the_readme_first_paragraph_never_a_code_line(tmp_path):
+    root = tmp_path / "photos"
+    root.mkdir()
+    git(root, "init", "-q", "-b", "main")
+    (root / "README.md").write_text("# Photos\n\n```sh\npip install photos\n\nphotos --sort everything tonight\n```\n\n"
+                                    "Photos\n======\n\nPhotos sorts your pictures by the day they were taken.\n")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "feat: first")
+    assert fromproject.scan(root)["summary"] == "Photos sorts your pictures by the day they were taken."
+
+
+def test_a_rescan_replaces_the_whole_section_even_past_a_comment_in_its_code(memory, repo):
+    path = "system/project/architecture.md"
+    with memory.change("docs(project): how to build, by hand") as change:
+        change.write(path, "---\ndescription: The project.\n---\n# Architecture\n\n" + fromproject.SECTION +
+                     "\n\nOld words.\n\n```sh\n# build it\nmake all\n```\n\n## Mine\n\nKept.\n")
+    fromproject.write(memory, fromproject.scan(repo))
+    text = memory.read_text(path)
+    assert "Old words." not in text and "make all" not in text and text.count("```") == 0
+    assert "## Mine\n\nKept." in text and text.count(fromproject.SECTION) == 1

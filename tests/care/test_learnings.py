@@ -68,3 +68,10 @@ def test_files_touched_and_one_off_points_are_not_lessons(memory):
 def test_no_reports_no_commit(memory, invoke):
     result = invoke("learnings")
     assert (result.exit_code, result.stdout) == (0, "")
+
+
+def test_code_in_a_report_is_no_lesson(memory):
+    code = "\n\n```text\nThe staging database must be reset before every release\n```\n"
+    finish(memory, "one", "Added the exporter." + code, "Docs fine.", "One is done.")
+    finish(memory, "two", "Added the importer." + code, "Docs fine.", "Two is done.")
+    assert learnings.consolidate(memory)["added"] == []

@@ -90,3 +90,46 @@ def test_rewrite_changes_only_the_links_it_is_told():
 def test_inbound_counts_links_from_other_notes():
     vault = Vault.from_texts({"a.md": "[[b]] [[a]]", "b.md": "", "c.md": "[[b]]"})
     assert vault.inbound() == {"b.md": {"a.md", "c.md"}}
+
+
+# -- what the Markdown parser reads right and a pattern read wrong ------------------------------
+
+
+@pytest.mark.parametrize("text", [
+    "Intro.\n\n    [[indented-code]]\n\nAfter.\n",                      # an indented block is code
+    "A stray ` here.\n\nA [[real]] link.\n\nAnd `code` after.\n",       # a code span never crosses paragraphs
+    "Escaped: \\[[not-a-link]] stays text.\n",                          # a backslash keeps the bracket literal
+    "```\ncode\n    ```\n[[still-code]]\n```\n",                        # a fence is closed by ≤ 3 spaces of indent only
+    "<!--\n[[commented-out]]\n-->\n",                                   # raw HTML is not prose
+])
+def test_links_are_only_what_markdown_shows_as_links(text):
+    found = [l.raw for l in links.find(text)]
+    expected = {"A stray ` here.\n\nA [[real]] link.\n\nAnd `code` after.\n": ["[[real]]"]}.get(text, [])
+    assert found == expected
+
+
+def test_a_setext_heading_and_an_indented_heading_are_anchors():
+    vault = Vault.from_texts({"a.md": "Plan\n====\n\n  ## Later\n\ntext\n", "b.md": "[[a#Plan]] [[a#Later]]\n"})
+    assert [vault.resolve(l, "b.md").status for l in vault.links("b.md")] == [links.OK, links.OK]
+
+
+def test_a_hash_line_in_fenced_code_is_no_anchor():
+    vault = Vault.from_texts({"a.md": "# A\n\n~~~sh\n# install\n~~~\n", "b.md": "[[a#install]]\n"})
+    assert vault.resolve(vault.links("b.md")[0], "b.md").status == links.NO_ANCHOR
+
+
+def test_a_block_id_in_code_is_no_block_but_one_ending_a_list_item_is():
+    text = "- first point ^point1\n- second\n\n```\nexample ^inside\n```\n"
+    vault = Vault.from_texts({"a.md": text, "b.md": "[[a#^point1]] [[a#^inside]]\n"})
+    assert [vault.resolve(l, "b.md").status for l in vault.links("b.md")] == [links.OK, links.NO_ANCHOR]
+
+
+def test_offsets_hold_through_quotes_lists_and_front_matter():
+    text = ("---\nsource: '[[journal/2026/11/2026-11-30#^t1]]'\n---\n> quoted [[a|A]]\n>   and ![[b]]\n\n"
+            "- item [c](c.md#Top)\n  - nested [[d#^x]]\n")
+    found = links.find(text)
+    assert [(l.target, l.anchor, l.alias, l.embed) for l in found] == [
+        ("journal/2026/11/2026-11-30", "^t1", None, False), ("a", None, "A", False), ("b", None, None, True),
+        ("c.md", "Top", "c", False), ("d", "^x", None, False)]
+    assert all(text[l.start:l.end] == l.raw and l.raw.endswith(("]]", ")")) for l in found)
+    assert links.rewrite(text, lambda l: "[[z]]" if l.target == "a" else None).count("[[z]]") == 1

@@ -75,3 +75,8 @@ def test_words_are_a_casefolded_vocabulary_with_the_pieces_of_compound_words():
 def test_clip_cuts_at_a_word():
     assert x.clip("one two three four", 12) == "one two…"
     assert x.clip("a  b\nc") == "a b c"
+
+
+def test_a_link_in_inline_code_or_an_unclosed_fence_stays_code():
+    assert x.prose("Use `[[people/ana]]` to link [[people/ana|Ana]].") == "Use `[[people/ana]]` to link Ana."
+    assert x.sentences("We agreed on Tuesday.\n\n~~~\nclass Leftover: pass") == ["We agreed on Tuesday."]

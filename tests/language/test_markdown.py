@@ -37,3 +37,37 @@ def test_wikilinks_and_block_ids_come_from_prose_only():
     assert [(l.target, l.anchor, l.alias) for l in links] == [
         ("people/ines", None, "Inês"), ("journal/2026/11/2026-11-29", "^t092100a1b2c", None)]
     assert [b for b, _ in markdown.block_ids(NOTE)] == ["b2"]
+
+
+def test_links_carry_offsets_and_honour_code_escapes_aliases_anchors_and_embeds():
+    text = "A [[a|Al]], `[[code]]`, \\[[esc]], [[b#Head]], [[c#^blk]], ![[d.png]] and [e](e%20f.md#top).\n"
+    found = markdown.links(text)
+    assert [(l.kind, l.target, l.anchor, l.alias, l.embed) for l in found] == [
+        ("wiki", "a", None, "Al", False), ("wiki", "b", "Head", None, False), ("wiki", "c", "^blk", None, False),
+        ("wiki", "d.png", None, None, True), ("markdown", "e f.md", "top", "e", False)]
+    assert [text[l.start:l.end] for l in found] == ["[[a|Al]]", "[[b#Head]]", "[[c#^blk]]", "![[d.png]]",
+                                                    "[e](e%20f.md#top)"]
+
+
+def test_the_front_matter_shortcut_agrees_with_the_parser():
+    """links() reads a note whose only links are in its front matter without parsing it: on
+    generated notes, its answer is the parser's."""
+    import random
+
+    rng = random.Random(20)
+    rows = ["---", "----", "--", "...", "  ---", "    ---", "\t---", "--- x", "a: '[[x|y]]'", "b: [[z#^t1]]",
+            "c: 1", "", "# T", "body [[q]]", "- [k](k.md)", "text", "```", "    [[code]]"]
+    for _ in range(3000):
+        text = "\n".join(rng.choice(rows) for _ in range(rng.randint(1, 8)))
+        text = "---\n" + text if rng.random() < 0.6 else text
+        starts, parsed = markdown._line_starts(text), []
+        for tok in markdown._tokens(text):
+            if tok.type == "front_matter":
+                parsed += markdown._front_matter_links(text, starts[tok.map[0] + 1], starts[tok.map[1] - 1])
+            elif tok.type == "inline" and tok.map:
+                parsed += markdown._inline_links(text, starts, tok)
+        assert markdown.links(text) == parsed, text
+
+
+def test_demote_shifts_atx_and_setext_headings_never_code():
+    assert markdown.demote("Title\n=====\n\n```\n# code\n```\n> ## Quoted\n", 1) == "## Title\n\n```\n# code\n```\n> ### Quoted\n"

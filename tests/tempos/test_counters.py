@@ -6,6 +6,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
+from souveraine.language import markdown
 from souveraine.store import journal
 from souveraine.tempos import counters, reflect
 from souveraine.tempos.persist import persist
@@ -30,7 +31,8 @@ def witnessed_blocks(memory) -> list[set[str]]:
     found = []
     for turn in journal.turns(memory.root):
         if turn.role == "reflection":
-            found.append(set(b for _, b in counters._LINK.findall(turn.text.split("\n", 1)[0])))
+            first = turn.text.split("\n", 1)[0]
+            found.append({l.anchor[1:] for l in markdown.wikilinks(first) if l.target.startswith("journal/")})
     return found
 
 

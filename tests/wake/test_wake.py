@@ -293,3 +293,20 @@ def test_one_oversized_pinned_note_is_cut_not_everything_else(lived, tmp_path):
     assert "_Cut here: " in dump.md and "the rest is in `system/project/dump.md`._" in dump.md
     assert [e["section"] for e in cut.to_dict()["budget"]["left_out"]] == ["cut"]
     assert "\n- the rest of 1 oversized pinned file: open `system/project/dump.md` (" in text
+
+
+def test_pinned_headings_shift_under_their_title_never_in_code():
+    from souveraine.wake.pinned import demote
+
+    body = "# Plan\n\n```sh\n# install\n~~~\n# still code\n```\n\nSteps\n-----\n\n## Later\n"
+    assert demote(body, 1) == "## Plan\n\n```sh\n# install\n~~~\n# still code\n```\n\n### Steps\n\n### Later\n"
+    assert demote("# A\n## B\ntext\n", 2) == "### A\n#### B\ntext\n"
+
+
+def test_a_cut_inside_code_closes_the_fence_it_opened():
+    from souveraine.wake.budget import _at_a_line
+
+    nested = "Intro.\n\n````md\n```\nnested\n```\nmore\n"
+    assert _at_a_line(nested, len(nested)) == nested.rstrip() + "\n````"
+    assert _at_a_line("Intro.\n\n~~~sh\nmake all\nmake test\n", 30) == "Intro.\n\n~~~sh\nmake all\n~~~"
+    assert _at_a_line("Intro.\n\n```\ncode\n```\nAfter.\nMore.\n", 28) == "Intro.\n\n```\ncode\n```\nAfter."
