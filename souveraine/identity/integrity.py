@@ -87,7 +87,7 @@ def is_memory(relpath: str) -> bool:
 
 def _properties(relpath: str, text: str) -> tuple[dict, str | None]:
     """The frontmatter as the fast reader gives it (the YAML reader when needed); a problem for tags."""
-    head = _HEAD.match(text)
+    head = _HEAD.match(text) if "!" in text else None
     if head and "!" in head[1] and _tagged(head[1]):
         return {}, (f"{relpath}: its frontmatter uses a YAML tag ('!…'); a memory's properties are plain "
                     "Obsidian values, so remove the tag")

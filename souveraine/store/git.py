@@ -7,7 +7,6 @@ meant for are one git call each here too. Inside hooks git's variables are meant
 """
 
 import os
-import subprocess
 import time
 from pathlib import Path
 
@@ -47,8 +46,10 @@ def sealed_env(root: Path, extra: dict[str, str] | None = None) -> dict[str, str
 
 
 def run(root: Path, *args: str, input: str | bytes | None = None, check: bool = True,
-        sealed: bool = True, env: dict[str, str] | None = None, text: bool = True) -> subprocess.CompletedProcess:
+        sealed: bool = True, env: dict[str, str] | None = None, text: bool = True) -> "subprocess.CompletedProcess":
     """Run ``git -C root args…``; raise GitError with git's own words when it fails."""
+    import subprocess   # here, not at the top: recall and wake run no git at all
+
     environment = sealed_env(root, env) if sealed else {**os.environ, **(env or {})}
     try:
         done = subprocess.run(
@@ -356,7 +357,7 @@ def clear_stale_index_lock(root: Path) -> Path | None:
     return found[0]
 
 
-def refusal(done: subprocess.CompletedProcess, fallback: str) -> Refused:
+def refusal(done: "subprocess.CompletedProcess", fallback: str) -> Refused:
     """A failed commit as one Refused line: the hooks' words, joined."""
     # The hooks sign their lines "souveraine: " for people at git; the CLI adds its own.
     lines = [l.strip().removeprefix("souveraine: ") for l in (done.stderr or done.stdout).splitlines() if l.strip()]

@@ -13,7 +13,6 @@ committed: replaying it would journal it twice).
 """
 
 import os
-import shutil
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,6 +49,8 @@ class Intent:
             try:
                 os.link(full, keep)
             except OSError:
+                import shutil
+
                 shutil.copy2(full, keep)
             state = _KEPT
         os.write(self._fd, f"{self._count}\t{state}\t{relpath}\n".encode("utf-8", "surrogateescape"))
@@ -71,6 +72,8 @@ class Intent:
         if self._fd is not None:
             os.close(self._fd)
             self._fd = None
+            import shutil
+
             shutil.rmtree(self.where, ignore_errors=True)
 
 

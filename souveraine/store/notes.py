@@ -117,8 +117,9 @@ _BOUNDARY = re.compile(r"^-{3,}\s*$", re.MULTILINE)   # python-frontmatter's fen
 # of YAML that it reads as one mapping, read line by line at a tenth of libyaml's cost (the
 # laws read one block per memory ever written, doctor one per note). Anything else (a flow
 # collection, a value an indicator opens, `: ` or ` #` inside a plain value) goes to a parser.
-_FLAT_KEY = re.compile(r"([A-Za-z0-9_][A-Za-z0-9_-]*):(?: +(.*?))? *")
-_FLAT_ITEM = re.compile(r"( *)- +(.*?) *")
+# Greedy, the trailing spaces stripped after: a lazy value tried every length (2x the cost).
+_FLAT_KEY = re.compile(r"([A-Za-z0-9_][A-Za-z0-9_-]*):(?: +(.*))?")
+_FLAT_ITEM = re.compile(r"( *)- +(.*)")
 _QUOTED = re.compile(r"'(?:[^']|'')*'|\"[^\"\\]*\"")
 _UNREADABLE = re.compile("[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
 _INDICATORS = "-?:,[]{}#&*!|>'\"%@`"
@@ -141,7 +142,8 @@ def flat(yaml_text: str) -> dict[str, Any] | None:
             continue
         item = _FLAT_ITEM.fullmatch(line)
         if item:
-            value = _flat_scalar(item[2]) if item[2] else None
+            raw = item[2].rstrip(" ")
+            value = _flat_scalar(raw) if raw else None
             if items is None or indent not in (None, item[1]) or value is None:
                 return None
             items.append(value)
@@ -150,11 +152,12 @@ def flat(yaml_text: str) -> dict[str, Any] | None:
         key = _FLAT_KEY.fullmatch(line)
         if not key or key[1] in found:
             return None
-        items, indent = (None, None) if key[2] else ([], None)
-        found[key[1]] = _flat_scalar(key[2]) if key[2] else items
+        raw = (key[2] or "").rstrip(" ")
+        items, indent = (None, None) if raw else ([], None)
+        found[key[1]] = _flat_scalar(raw) if raw else items
         if found[key[1]] is None:
             return None
-        if not key[2]:
+        if not raw:
             bare.append(key[1])
     for key in bare:
         found[key] = found[key] or None
@@ -191,13 +194,18 @@ def _value(value: Any) -> Any:
 
 def _resolves(plain: str) -> bool:
     """Whether YAML reads ``plain`` as something other than text (a number, a date, null…)."""
-    _quick_loader()
-    table = _LOADER_CLASS.yaml_implicit_resolvers
-    return any(rx.match(plain) for _, rx in (*table.get(plain[:1], ()), *table.get(None, ())))
+    first = plain[:1]
+    resolvers = _RESOLVERS.get(first)
+    if resolvers is None:       # most first letters have none: a description is text at once
+        _quick_loader()
+        table = _LOADER_CLASS.yaml_implicit_resolvers
+        resolvers = _RESOLVERS[first] = tuple(rx for _, rx in (*table.get(first, ()), *table.get(None, ())))
+    return any(rx.match(plain) for rx in resolvers)
 
 
 _LOADER = None
 _LOADER_CLASS = None
+_RESOLVERS: dict[str, tuple] = {}
 
 
 def _quick_loader():
