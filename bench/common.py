@@ -1,5 +1,6 @@
 """What every benchmark shares: timing commands side by side, medians, peak memory, tables."""
 
+import argparse
 import os
 import resource
 import statistics
@@ -11,6 +12,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 CACHE = ROOT / "bench" / ".cache"
 SOUVERAINE = [sys.executable, str(ROOT / "bin" / "souveraine")]
+HALVES = ("dev", "held-out")
 
 
 def run_once(argv: list[str], cwd: Path | None = None, env: dict | None = None, input: str | None = None) -> float:
@@ -54,3 +56,13 @@ def table(rows: list[tuple], headers: tuple) -> str:
 
 def ms(seconds: float) -> str:
     return f"{seconds * 1000:.1f} ms"
+
+
+def halves_main(doc: str, measure, report, errors_help: str = "print the development half's errors") -> None:
+    """A labelled set's command line: measure one half or both; errors are shown for dev only."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    parser.add_argument("--half", choices=(*HALVES, "both"), default="both")
+    parser.add_argument("--show-errors", action="store_true", help=errors_help)
+    args = parser.parse_args()
+    for half in HALVES if args.half == "both" else (args.half,):
+        report(half, measure(half), args.show_errors and half == "dev")

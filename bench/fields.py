@@ -14,15 +14,16 @@ turn of a conversation and names at most three fields. A named field is right wh
 named, recall over the required fields.
 """
 
-import argparse
 import csv
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench import common  # noqa: E402
+from bench.common import HALVES  # noqa: E402
+
 DATA = Path(__file__).resolve().parent / "data" / "domains.tsv"
-HALVES = ("dev", "held-out")
 
 
 def labels() -> dict[str, tuple[list[set[str]], list[set[str]]]]:
@@ -69,18 +70,16 @@ def measure(half: str) -> dict:
             "found": found_required, "errors": errors}
 
 
+def report(half: str, r: dict, show_errors: bool) -> None:
+    print(f"{half:9} {r['conversations']} conversations: {r['named']} fields named, precision "
+          f"{r['precision']:.3f} ({r['right']}/{r['named']}), recall {r['recall']:.3f} ({r['found']}/{r['required']})")
+    if show_errors:
+        for name, got, wrong, missed in r["errors"]:
+            print(f"  {name}: {got} wrong {wrong} missed {missed}")
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--half", choices=(*HALVES, "both"), default="both")
-    parser.add_argument("--show-errors", action="store_true", help="print the development half's fields")
-    args = parser.parse_args()
-    for half in HALVES if args.half == "both" else (args.half,):
-        r = measure(half)
-        print(f"{half:9} {r['conversations']} conversations: {r['named']} fields named, precision "
-              f"{r['precision']:.3f} ({r['right']}/{r['named']}), recall {r['recall']:.3f} ({r['found']}/{r['required']})")
-        if args.show_errors and half == "dev":
-            for name, got, wrong, missed in r["errors"]:
-                print(f"  {name}: {got} wrong {wrong} missed {missed}")
+    common.halves_main(__doc__, measure, report, "print the development half's fields")
 
 
 if __name__ == "__main__":

@@ -9,16 +9,17 @@ batch written later to tune on, is all development. A turn is judged a turning p
 ``extractive.turning`` gives it at least reflect.FOLD_AT, as the Fold does.
 """
 
-import argparse
 import csv
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench import common  # noqa: E402
+from bench.common import HALVES  # noqa: E402
+
 DATA = Path(__file__).resolve().parent / "data" / "fold.tsv"
 DEVELOPMENT = DATA.with_name("fold-development.tsv")
-HALVES = ("dev", "held-out")
 
 
 def _rows(path: Path) -> list[list[str]]:
@@ -47,18 +48,16 @@ def measure(half: str) -> dict:
             "errors": errors}
 
 
+def report(half: str, r: dict, show_errors: bool) -> None:
+    print(f"{half:9} {len(labelled(half))} turns: turning points found with precision {r['precision']:.3f}, "
+          f"recall {r['recall']:.3f}")
+    if show_errors:
+        for gold, score, text in r["errors"]:
+            print(f"  {'missed' if gold else 'wrong '} {score:5}: {text}")
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--half", choices=(*HALVES, "both"), default="both")
-    parser.add_argument("--show-errors", action="store_true", help="print the development half's errors")
-    args = parser.parse_args()
-    for half in HALVES if args.half == "both" else (args.half,):
-        r = measure(half)
-        print(f"{half:9} {len(labelled(half))} turns: turning points found with precision {r['precision']:.3f}, "
-              f"recall {r['recall']:.3f}")
-        if args.show_errors and half == "dev":
-            for gold, score, text in r["errors"]:
-                print(f"  {'missed' if gold else 'wrong '} {score:5}: {text}")
+    common.halves_main(__doc__, measure, report)
 
 
 if __name__ == "__main__":

@@ -12,16 +12,17 @@ half (odd). bench/data/people-development.tsv, a second batch written later to t
 Targets: precision ≥ 0.95, recall ≥ 0.90 on each half.
 """
 
-import argparse
 import csv
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench import common  # noqa: E402
+from bench.common import HALVES  # noqa: E402
+
 DATA = Path(__file__).resolve().parent / "data" / "people.tsv"
 DEVELOPMENT = DATA.with_name("people-development.tsv")
-HALVES = ("dev", "held-out")
 
 
 def _rows(path: Path) -> list[list[str]]:
@@ -52,18 +53,16 @@ def measure(half: str) -> dict:
             "precision": right / found if found else 1.0, "recall": right / expected if expected else 1.0, "errors": errors}
 
 
+def report(half: str, r: dict, show_errors: bool) -> None:
+    print(f"{half:9} {r['mentions']} mentions: precision {r['precision']:.3f} ({r['right']}/{r['found']}), "
+          f"recall {r['recall']:.3f} ({r['right']}/{r['mentions']})")
+    if show_errors:
+        for text, missed, wrong in r["errors"]:
+            print(f"  missed {missed} wrong {wrong}: {text}")
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--half", choices=(*HALVES, "both"), default="both")
-    parser.add_argument("--show-errors", action="store_true", help="print the development half's errors")
-    args = parser.parse_args()
-    for half in HALVES if args.half == "both" else (args.half,):
-        r = measure(half)
-        print(f"{half:9} {r['mentions']} mentions: precision {r['precision']:.3f} ({r['right']}/{r['found']}), "
-              f"recall {r['recall']:.3f} ({r['right']}/{r['mentions']})")
-        if args.show_errors and half == "dev":
-            for text, missed, wrong in r["errors"]:
-                print(f"  missed {missed} wrong {wrong}: {text}")
+    common.halves_main(__doc__, measure, report)
 
 
 if __name__ == "__main__":

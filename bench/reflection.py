@@ -18,7 +18,6 @@ required: found, they count neither way. Anchor precision is over the items the 
 names (at most two a window), recall over the required items; so for the Flame.
 """
 
-import argparse
 import sys
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -26,9 +25,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench import common  # noqa: E402
+from bench.common import HALVES  # noqa: E402
+
 DATA = Path(__file__).resolve().parent / "data" / "reflection.txt"
 DEVELOPMENT = DATA.with_name("reflection-development.txt")
-HALVES = ("dev", "held-out")
 TITLES = frozenset({"dr", "dr.", "mr", "mr.", "mrs", "mrs.", "ms", "ms.", "professor", "prof", "prof."})
 
 
@@ -154,21 +155,19 @@ def measure(half: str) -> dict:
     return result
 
 
+def report(half: str, r: dict, show_errors: bool) -> None:
+    print(f"{half:9} {r['windows']} windows, {r['turns']} turns")
+    for part in ("anchor", "flame"):
+        p = r[part]
+        print(f"  {part:6} precision {p['precision']:.3f} ({p['right']}/{p['found']}), "
+              f"recall {p['recall']:.3f} ({p['right']}/{p['gold']})")
+    if show_errors:
+        for part, title, wrong, missed in r["errors"]:
+            print(f"  {part:6} {title}: wrong {wrong} missed {missed}")
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--half", choices=(*HALVES, "both"), default="both")
-    parser.add_argument("--show-errors", action="store_true", help="print the development half's errors")
-    args = parser.parse_args()
-    for half in HALVES if args.half == "both" else (args.half,):
-        r = measure(half)
-        print(f"{half:9} {r['windows']} windows, {r['turns']} turns")
-        for part in ("anchor", "flame"):
-            p = r[part]
-            print(f"  {part:6} precision {p['precision']:.3f} ({p['right']}/{p['found']}), "
-                  f"recall {p['recall']:.3f} ({p['right']}/{p['gold']})")
-        if args.show_errors and half == "dev":
-            for part, title, wrong, missed in r["errors"]:
-                print(f"  {part:6} {title}: wrong {wrong} missed {missed}")
+    common.halves_main(__doc__, measure, report)
 
 
 if __name__ == "__main__":
