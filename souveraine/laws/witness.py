@@ -63,6 +63,11 @@ def applies(path: str) -> bool:
     return path.startswith(FOLDER) and path.endswith(".md")
 
 
+def watches(path: str) -> bool:
+    """Whether ``changes`` reads this file's old and new text whole."""
+    return path.startswith((FOLDER, COVENANTS, IDENTITIES)) or path == EFFECTIVE
+
+
 def breaches(path: str, text: str, snapshot, before: list[bytes] = ()) -> list[Breach]:
     """One memory the snapshot introduces, against its parents' versions."""
     from souveraine.identity import integrity
@@ -145,7 +150,7 @@ def _changed(snapshot) -> list:
     """The snapshot's entries under the witness's folders that differ from every parent."""
     if not snapshot.diffs:
         return []
-    mine = [e for e in snapshot.diffs[0] if e.path.startswith((FOLDER, COVENANTS, IDENTITIES)) or e.path == EFFECTIVE]
+    mine = [e for e in snapshot.diffs[0] if watches(e.path)]
     if not snapshot.is_merge:
         return mine
     others = [{e.path for e in diff} for diff in snapshot.diffs[1:]]
