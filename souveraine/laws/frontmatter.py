@@ -11,12 +11,13 @@ store.notes' verdict, line and words.
 
 The commonest blocks (a memory's, a journal day's: keys with one-line values and lists of
 them) are recognised by one regular expression first, ten times cheaper than the
-line-by-line read, and accepting only blocks that read accepts (``_simple``). A file that
+line-by-line read, and accepting only blocks that read accepts (``simple``). A file that
 grew from its parent's version (a proven append, laws/repo.py's ``grows``) keeps its
 block when the block ends inside the old length: the old version is not read at all.
 """
 
 import re
+from functools import lru_cache
 
 from souveraine.errors import NoteError
 from souveraine.laws.breach import Breach
@@ -63,7 +64,7 @@ def breaches(path: str, data: bytes, before, grown: int | None = None) -> list[B
     """``before``: the file's versions in the parents (any iterable of bytes, read only when
     needed); ``grown``: the length of one of them that ``data`` begins with, when known."""
     fm = block(data)
-    if fm is None or (grown is not None and _within(fm, grown)) or _simple(fm) or _flat(fm) \
+    if fm is None or (grown is not None and _within(fm, grown)) or simple(fm) or _flat(fm) \
             or any(block(old) == fm for old in before) or _composes(fm):
         return []
     from souveraine.store import notes
@@ -81,8 +82,10 @@ def _within(fm: bytes, grown: int) -> bool:
     return len(fm) <= grown and fm.endswith(b"\n")
 
 
-def _simple(fm: bytes) -> bool:
-    """Whether the block is flat properties of the commonest shape (``_SIMPLE``, no key twice)."""
+@lru_cache(maxsize=64)
+def simple(fm: bytes) -> bool:
+    """Whether the block is flat properties of the commonest shape (``_SIMPLE``, no key twice).
+    Remembered a while: the witness's law asks again of the same memory."""
     try:
         text = fm.decode("utf-8")
     except UnicodeDecodeError:

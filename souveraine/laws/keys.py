@@ -87,7 +87,7 @@ def _maybe(data: bytes) -> bool:
     """Whether UTF-8 text may hold a trigger word, decided on its bytes (decoding and case-folding
     a journal day cost ten times more): ASCII lower-casing is case folding, except for the
     few characters whose folding gives ASCII letters, whose presence sends the text to ``_triggered``."""
-    if not data.isascii() and any(char in data for char in _FOLDS_INTO_TRIGGERS):
+    if not data.isascii() and any(last in data for last in _FOLDS_LAST) and any(c in data for c in _FOLDS_INTO_TRIGGERS):
         return True
     low = data.lower()
     return any(word in low for word in _BYTE_TRIGGERS) or _sk(low)
@@ -97,6 +97,7 @@ def _maybe(data: bytes) -> bool:
 # ſ (s), ẗ (t and a combining mark), K (the Kelvin sign, k); as UTF-8 (ẗ and ẞ share a prefix).
 # The other foldings to ASCII letters (İ, ŉ, ǰ, ẖ, the ﬀ–ﬆ ligatures…) fit no trigger (tests/laws/test_keys.py).
 _FOLDS_INTO_TRIGGERS = (b"\xc3\x9f", b"\xc5\xbf", b"\xe1\xba", b"\xe2\x84\xaa")
+_FOLDS_LAST = (b"\x9f", b"\xbf", b"\xba", b"\xaa")   # each one's byte rarest in text: a memchr rules most texts out
 _BYTE_TRIGGERS = tuple(word.encode() for word in _TRIGGERS)
 
 
@@ -140,8 +141,10 @@ def new(data: bytes, before, path: str = "", grown: int | None = None) -> list[F
         grown = next((len(old) for old in before if 0 < len(old) <= len(data) and data.startswith(old)), None)
     if grown is not None:
         start = max(0, grown - _MARGIN)
-        lines = data.count(b"\n", 0, start)
-        found = [Finding(f.what, f.line + lines, f.value) for f in find(data[start:], path)]
+        found = find(data[start:], path)
+        if found:
+            lines = data.count(b"\n", 0, start)
+            found = [Finding(f.what, f.line + lines, f.value) for f in found]
         before = [data[start:grown]]
     else:
         found = find(data, path)

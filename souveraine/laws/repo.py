@@ -91,7 +91,8 @@ class Repo:
         return data.startswith(self.blob(old) or b"")
 
     def blob(self, name: str) -> bytes | None:
-        return self.read([name])[name]
+        found = self._objects.get(name, False)
+        return self.read([name])[name] if found is False else found
 
     def sibling(self) -> "Repo":
         """The same repository, as it is run, with a cache of its own (a chunk of a replay)."""

@@ -30,7 +30,7 @@ def judge(snapshot: Snapshot, *, extra: tuple[str, ...] = (), message: bool = Tr
         if frontmatter.applies(path):
             out += frontmatter.breaches(path, data, before, grown)
         if witness.applies(path):
-            out += witness.breaches(path, data.decode("utf-8", errors="replace"), snapshot, list(before))
+            out += witness.breaches(path, data, snapshot, list(before))
     if not adopted:
         out += witness.changes(snapshot, {path for path, _, _ in introduced})
     if message and snapshot.message is not None:

@@ -151,7 +151,7 @@ def test_the_byte_screen_never_misses_a_trigger_the_folded_search_sees():
 def test_the_simple_frontmatter_reading_accepts_only_what_the_flat_read_accepts():
     from tests.laws.test_frontmatter import MEMORY_BLOCK, TRICKY
 
-    assert frontmatter._simple(MEMORY_BLOCK.encode())
+    assert frontmatter.simple(MEMORY_BLOCK.encode())
     rng = random.Random(3)
     pieces = ["k", "key", ":", " ", "  ", "- ", "  - ", "'", "''", '"', "\\", "#", " #", "[]", "[", "{", "!", "&", "*",
               "a", "é", "\t", "\x07", "\u2028", "\ufeff", "\n", "x: y", "-", "?", "%", "@", "`", "|", ">", ",", "tier"]
@@ -159,7 +159,7 @@ def test_the_simple_frontmatter_reading_accepts_only_what_the_flat_read_accepts(
     for _ in range(30000):
         lines = ["".join(rng.choice(pieces) for _ in range(rng.randint(1, 6))) for _ in range(rng.randint(0, 4))]
         blocks.append(("---\n" + "\n".join(lines) + "\n---\n").encode())
-    accepted = [b for b in blocks if frontmatter._simple(b)]
+    accepted = [b for b in blocks if frontmatter.simple(b)]
     assert all(frontmatter._flat(b) for b in accepted), [b for b in accepted if not frontmatter._flat(b)][:3]
     assert len(accepted) > 100
 
@@ -199,3 +199,26 @@ def test_a_blob_is_proven_a_prefix_by_its_hash_in_either_object_format(tmp_path)
         assert not repo.grows(ids["old"], b"one\n")
         assert repo.grows(ids["empty"], b"anything")
         assert ids["old"] not in repo._objects   # proven without reading it
+
+
+def test_a_memory_seen_as_plainly_episodic_is_one_the_witness_rules_pass():
+    """witness.plainly_episodic skips integrity.check: only where check would find nothing."""
+    from souveraine.identity import integrity
+    from souveraine.laws import witness
+    from tests.laws.test_frontmatter import MEMORY_BLOCK
+
+    rng = random.Random(11)
+    lines = MEMORY_BLOCK.strip("-\n").split("\n")
+    extra = ["tier: foundational", "tier: constitutive", "tier: Episodic", "tier: 'episodic'", "tier: episodic # x",
+             "attesters:", "  - did:key:z6Mk", "elevated: '2020-01-01'", "tier: [episodic]", "tier: !!str episodic",
+             "k: !tag x", "tier: ''", "tier:", "tier: episodic", "x: a: b", "tags: [a, b]"]
+    bodies = ["A plain memory.\n", "## Attestations\n\n```json\n{}\n```\n", "Text.\n\n## Attestations\n"]
+    passed = 0
+    for _ in range(3000):
+        chosen = [line for line in lines if not line.startswith("tier") and rng.random() < 0.8]
+        chosen[rng.randint(0, len(chosen)):0] = rng.sample(extra, rng.randint(0, 2))
+        text = "---\n" + "\n".join(chosen) + "\n---\n" + rng.choice(bodies)
+        if witness.plainly_episodic(text.encode()):
+            passed += 1
+            assert integrity.check("memories/2020/m.md", text, lambda p: None, ()) == [], text
+    assert passed > 300
