@@ -343,10 +343,11 @@ class _Looked:
 def _look(memory: Memory, conn: sqlite3.Connection, meta: dict) -> _Looked:
     """The stat-level look: folders whose entries changed, hand-edited notes, the newest days."""
     root, folders = memory.root, dict(meta.get("folders") or {})
+    base = f"{root}/"           # joined as strings: a Path per folder and file costs more than its stat
     paths, found = set(), set()
     for folder, mtime in list(folders.items()):
         try:
-            now = (root / folder).stat().st_mtime_ns
+            now = os.stat(base + folder).st_mtime_ns
         except OSError:
             now = None
         if now == mtime:
@@ -368,7 +369,7 @@ def _look(memory: Memory, conn: sqlite3.Connection, meta: dict) -> _Looked:
                 found |= _walk(root, sub, folders)
     for relpath, size, mtime in _watched(conn):
         try:
-            stat = (root / relpath).stat()
+            stat = os.stat(base + relpath)
         except OSError:
             paths.add(relpath)
             continue
