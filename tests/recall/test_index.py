@@ -265,3 +265,12 @@ def test_searches_at_once_each_get_their_own_kept_connection(seeded, kept):
         thread.join()
     assert not errors and results == [{"journal/2026/11/2026-11-28.md"}] * 6
     assert len(index._kept) <= index.KEPT
+
+
+def test_an_index_of_headings_alone_is_no_document_but_one_with_code_is():
+    from souveraine.recall import sources
+
+    meta = {"type": "index"}
+    assert sources._own_lines("people/_index.md", meta, "# People\n\n## Friends\n") is None
+    assert sources._own_lines("people/_index.md", meta, "# People\n\n    # not a heading: code\n") is not None
+    assert sources._own_lines("people/_index.md", meta, "# People\n\n####### seven is a paragraph\n") is not None
