@@ -71,6 +71,9 @@ _QUESTION = re.compile(r"^\s*(?:what|what's|how|why|when|where|who|which|is|are|
 _SPECIFIC = re.compile(r"\d|\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b"
                        r"|\b(?:today|tomorrow|tonight|yesterday|next|last|weekend|noon|midnight|christmas|easter)\b",
                        re.IGNORECASE)
+_WEEKDAY_OR_MONTH = re.compile(r"\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*day\b|\b(?:january|february|march|april|may|june|july|"
+                               r"august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\b",
+                               re.IGNORECASE)
 # A weekday said as a habit ("on Mondays", "every other Tuesday") is a when as much as a date is.
 _RECURRING = re.compile(r"\b(?:every\s+(?:other\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day|"
                         r"(?:mon|tues|wednes|thurs|fri|satur|sun)days)\b", re.IGNORECASE)
@@ -91,7 +94,7 @@ def read(sentence: str, role: str = "user", names: list[str] = ()) -> Reading:
                                  *(m[0] for m in _RECURRING.finditer(sentence))]))
     values = tuple(dict.fromkeys([*dated, *_numbers(sentence, dated)]))
     kind = _kind(sentence, bool(dated), bool(values), names)
-    if kind == "essence" and _PLEASANTRY.match(sentence):
+    if (kind == "essence" and _PLEASANTRY.match(sentence)) or (kind in _SLIGHT and _small_talk(sentence, names)):
         return Reading("essence", -5, values)
     weight = WEIGHT[kind]
     if sentence.rstrip().endswith("?") or _QUESTION.match(sentence):
@@ -106,6 +109,24 @@ def read(sentence: str, role: str = "user", names: list[str] = ()) -> Reading:
         weight -= 2
     weight += min(2, 0.5 * len(values))
     return Reading(kind, weight, values)
+
+
+# A decision or a commitment counts however short ("I'll send it tomorrow."); a liking or a day may be small talk.
+_SLIGHT = ("preference", "date", "essence")
+# Words that place a small-talk sentence in the day without naming a moment ("See you tomorrow.").
+_DAYTIME = frozenset("today tonight tomorrow yesterday weekend morning afternoon evening night week".split())
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+def _small_talk(sentence: str, names) -> bool:
+    """A short sentence of everyday words only — no figure, no weekday or month, no name — keeps
+    no fact, whatever its cue words ("Love it.", "Enjoy your weekend!", "See you tomorrow.")."""
+    from souveraine.language import lexicon
+
+    if names or any(ch.isdigit() for ch in sentence) or _WEEKDAY_OR_MONTH.search(sentence):
+        return False
+    words = [w.lower() for w in _WORD.findall(sentence)]
+    return 0 < len(words) <= 6 and all(len(w) <= 2 or w in _DAYTIME or lexicon.everyday(w) for w in words)
 
 
 def _kind(sentence: str, dated: bool, valued: bool, names) -> str:
