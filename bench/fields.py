@@ -24,10 +24,12 @@ from bench import common  # noqa: E402
 from bench.common import HALVES  # noqa: E402
 
 DATA = Path(__file__).resolve().parent / "data" / "domains.tsv"
+# A second development batch: shorter conversations (a beekeeper, a plumber, a climber…), written later to tune on.
+DEVELOPMENT = DATA.with_name("domains-development")
 
 
-def labels() -> dict[str, tuple[list[set[str]], list[set[str]]]]:
-    with open(DATA, encoding="utf-8", newline="") as handle:
+def labels(path: Path = DATA) -> dict[str, tuple[list[set[str]], list[set[str]]]]:
+    with open(path, encoding="utf-8", newline="") as handle:
         rows = [r for r in csv.reader(handle, delimiter="\t") if r and not r[0].startswith("#")]
     parse = lambda text: [{w.strip().casefold() for w in part.split("/") if w.strip()}
                           for part in text.split(";") if part.strip()]
@@ -46,15 +48,26 @@ def _matches(found, words: set[str]) -> bool:
     return found.key in words or found.name in words or any(form in words for form in found.forms)
 
 
-def measure(half: str) -> dict:
+def labelled(half: str) -> list[tuple[object, tuple[list[set[str]], list[set[str]]], str]]:
+    """(conversation, its labels, its batch) of a half: the written set's half, and for the
+    development half the later batch too."""
     from bench import recall_set
-    from souveraine.care import fields
 
     gold = labels()
+    out = [(c, gold[c.name + ".txt"], "first") for c in recall_set.conversations(half)]
+    if half == "dev" and DEVELOPMENT.is_dir():
+        later = labels(DEVELOPMENT / "labels.tsv")
+        out += [(recall_set.load(p), later[p.name], "second") for p in sorted(DEVELOPMENT.glob("*.txt"))]
+    return out
+
+
+def measure(half: str) -> dict:
+    from souveraine.care import fields
+
     right = named = required = found_required = 0
     errors = []
-    for conversation in recall_set.conversations(half):
-        need, fine = gold[conversation.name + ".txt"]
+    batches: dict[str, list[int]] = {}
+    for conversation, (need, fine), batch in labelled(half):
         got = fields.recurring(turns_of(conversation))
         wrong = [f.name for f in got if not any(_matches(f, words) for words in need + fine)]
         hit = [words for words in need if any(_matches(f, words) for f in got)]
@@ -62,17 +75,24 @@ def measure(half: str) -> dict:
         named += len(got)
         required += len(need)
         found_required += len(hit)
+        tally = batches.setdefault(batch, [0, 0, 0, 0])
+        for n, value in enumerate((len(got) - len(wrong), len(got), len(hit), len(need))):
+            tally[n] += value
         errors.append((conversation.name, [f"{f.name} ({len(f.days)}/{len({t.day for t in turns_of(conversation)})})" for f in got], wrong,
                        [sorted(w)[0] for w in need if w not in hit]))
     return {"half": half, "conversations": len(errors), "named": named, "right": right,
             "precision": right / named if named else 1.0,
             "recall": found_required / required if required else 1.0, "required": required,
-            "found": found_required, "errors": errors}
+            "found": found_required, "errors": errors, "batches": batches}
 
 
 def report(half: str, r: dict, show_errors: bool) -> None:
     print(f"{half:9} {r['conversations']} conversations: {r['named']} fields named, precision "
           f"{r['precision']:.3f} ({r['right']}/{r['named']}), recall {r['recall']:.3f} ({r['found']}/{r['required']})")
+    if len(r["batches"]) > 1:
+        for batch, (right, named, found, required) in r["batches"].items():
+            print(f"  {batch} batch: precision {right / named if named else 1:.3f} ({right}/{named}), "
+                  f"recall {found / required if required else 1:.3f} ({found}/{required})")
     if show_errors:
         for name, got, wrong, missed in r["errors"]:
             print(f"  {name}: {got} wrong {wrong} missed {missed}")

@@ -82,7 +82,17 @@ def read(path: Path) -> list[Window]:
 
 def labelled(half: str) -> list[Window]:
     windows = [w for i, w in enumerate(read(DATA)) if i % 2 == HALVES.index(half)]
-    return windows + (read(DEVELOPMENT) if half == "dev" and DEVELOPMENT.exists() else [])
+    return windows + ([w for path in _later() for w in read(path)] if half == "dev" else [])
+
+
+def _later() -> list[Path]:
+    """The later development batches, oldest first."""
+    return sorted(DATA.parent.glob(DEVELOPMENT.stem + "*.txt"))
+
+
+def batch(path: Path) -> dict:
+    """The Anchor's and the Flame's figures on one batch file alone."""
+    return _measured(read(path), path.stem)
 
 
 def turns_of(window: Window):
@@ -140,18 +150,22 @@ def flamed(window: Window) -> list[str]:
 
 
 def measure(half: str) -> dict:
+    return _measured(labelled(half), half)
+
+
+def _measured(windows: list[Window], half: str) -> dict:
     result = {"half": half, "windows": 0, "turns": 0, "errors": []}
     for part, find in (("anchor", anchored), ("flame", flamed)):
         right = counted = required = 0
-        for window in labelled(half):
+        for window in windows:
             r, c, q, wrong, missed = _score(find(window), getattr(window, part))
             right, counted, required = right + r, counted + c, required + q
             if wrong or missed:
                 result["errors"].append((part, window.title, wrong, missed))
         result[part] = {"right": right, "found": counted, "gold": required,
                         "precision": right / counted if counted else 1.0, "recall": right / required if required else 1.0}
-    result["windows"] = len(labelled(half))
-    result["turns"] = sum(len(w.turns) for w in labelled(half))
+    result["windows"] = len(windows)
+    result["turns"] = sum(len(w.turns) for w in windows)
     return result
 
 
@@ -167,6 +181,9 @@ def report(half: str, r: dict, show_errors: bool) -> None:
 
 
 def main() -> None:
+    if sys.argv[1:2] == ["--batch"]:          # one later development batch alone: --batch FILE
+        report(Path(sys.argv[2]).stem, batch(Path(sys.argv[2])), "--show-errors" in sys.argv)
+        return
     common.halves_main(__doc__, measure, report)
 
 

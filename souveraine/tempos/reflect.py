@@ -171,10 +171,13 @@ def chain(turns: list[Turn], most: int = 3) -> list[str]:
 
 def anchor(turns: list[Turn], held: set[str], exclude: set[str] = frozenset(), most: int = 2) -> list[str]:
     """What held: a person, a project, a goal — a name or a topic said in two turns or more,
-    far enough apart to span a third of the window; people first, those the memory already
-    held next, the most said first. A topic (never one of the thousand commonest English words —
-    "time", "start" — nor a month or a day) holds when both speakers kept to it or it came back three times. A
-    single exchange holds nothing."""
+    far enough apart to span a third of the window. What held *through* the window is said in
+    its first third and again in its last: that alone makes a topic of a noun, however
+    everyday ("the move", "school"); elsewhere a topic is a rarer word (never one of the
+    thousand commonest English words, nor a month or a day) that both speakers kept to or that
+    came back three times. Candidates rank by how they recur — held through, in how many parts
+    of the window, taken up by the other speaker — and by their role (a person, a name, what
+    the memory already held), the number of turns only last. A single exchange holds nothing."""
     if len(turns) < ANCHOR_TURNS:
         return [f"no person, project or topic ran through it; it was one exchange, {turns[0].link} to {turns[-1].link}"]
     from souveraine.language import lexicon
@@ -182,22 +185,38 @@ def anchor(turns: list[Turn], held: set[str], exclude: set[str] = frozenset(), m
     reach = len(turns) / 3
     named = {p.name.casefold() for t in turns for p in names.people(t.text)}
 
+    def parts(term):
+        return {3 * i // len(turns) for i in term.turns}
+
+    def through(term):
+        return {0, 2} <= parts(term)
+
     def crossed(term):
         return len({turns[i].role for i in term.turns}) > 1
+
+    def rare(term):
+        return term.is_name or " " in term.key or not any(lexicon.everyday(w) for w in (term.key, term.shown))
 
     def steady(term):
         if len(term.turns) < 2 or term.turns[-1] - term.turns[0] < reach:
             return False
-        phrase = " " in term.key and not term.is_name
-        return term.is_name or (term.nominal and len(term.key) > 3 and term.key not in GENERIC and term.shown not in CALENDAR
-                                and (phrase or not lexicon.everyday(term.shown)) and (crossed(term) or len(term.turns) >= 3))
+        if term.is_name:
+            return True
+        if not term.nominal or len(term.key) <= 3 or term.key in GENERIC or term.shown in CALENDAR:
+            return False
+        return rare(term) and (crossed(term) or len(term.turns) >= 3 or through(term)) or through(term) and term.nominal > 1
 
     def weight(term):
         known = extractive.words(term.key) <= held
         person = term.key in named or term.shown.casefold() in named or term.key.startswith("kin:")
-        return (term.key in exclude, -(len(term.turns) + crossed(term) + 2 * person + term.is_name + known), term.turns[0])
+        role = 2 * person + term.is_name + known
+        return (term.key in exclude, -(2 * through(term) + len(parts(term)) + crossed(term) + role + rare(term)),
+                -len(term.turns), term.turns[0])
+    ranked = sorted(filter(steady, terms(turns)), key=weight)
+    # An everyday word beside a rarer topic frames it ("the plan" for the move, "the middle" of the novel).
+    ranked = ranked[:1] + [t for t in ranked[1:] if rare(t) or not any(rare(o) and not o.is_name for o in ranked[:most])]
     lines = [f"*{term.shown}*, from {turns[term.turns[0]].link} to {turns[term.turns[-1]].link}, in {len(term.turns)} turns"
-             for term in sorted(filter(steady, terms(turns)), key=weight)[:most]]
+             for term in ranked[:most]]
     return lines or [f"no person, project or topic ran through it; it began at {turns[0].link} and ended at {turns[-1].link}"]
 
 
@@ -213,11 +232,20 @@ CALENDAR = frozenset({*extractive.WEEKDAYS, *extractive.MONTHS, *(d + "s" for d 
 
 
 def flame(turns: list[Turn], held: set[str]) -> list[tuple[str, Turn]]:
-    """Names and terms no earlier journal or note held, each with the turn that first said it."""
+    """Names and terms no earlier journal or note held, each with the turn that first said it.
+    A parent called by name ("Mam", "Gran") is no new name; nor is a name's plural ("Omegas"
+    after "Omega") or a shouted everyday word ("WAIT thats it??")."""
+    from souveraine.language import lexicon
+
     lowercase = set().union(*(extractive.lowercase_words(t.text) for t in turns))
     first: dict[str, Turn] = {}
     for turn in turns:
         for name in extractive.names(turn.text, lowercase):
+            folded = name.casefold()
+            if folded in KIN or name.isupper() and len(name) > 3 and lexicon.everyday(folded):
+                continue
+            if name.endswith("s") and name[:-1] in first:
+                continue
             first.setdefault(name, turn)
     return [(name, first[name]) for name in extractive.distinct(list(first), held)]
 
@@ -228,7 +256,7 @@ class Term:
     shown: str
     is_name: bool
     turns: list[int] = field(default_factory=list)
-    nominal: bool = False     # used as a noun somewhere: plural, after "the", "my"…, in a phrase
+    nominal: int = 0          # used as a noun somewhere: 2 after "the", "my"…; 1 plural, -ing, in a phrase
 
 
 def terms(turns: list[Turn]) -> list[Term]:
@@ -244,24 +272,26 @@ def terms(turns: list[Turn]) -> list[Term]:
         for name in extractive.names(turn.text, lowercase):
             key = _name_key(name, found)
             if key:
-                here.setdefault(key, (name, True, True))
+                here.setdefault(key, (name, True, 2))
         for kin, shown in _kin(turn.text):
-            here.setdefault(kin, (shown, True, True))
+            here.setdefault(kin, (shown, True, 2))
         covered = {w for key in here for w in key.split()} | {w for name, *_ in here.values() for w in name.casefold().split()}
         tokens = said[i]
-        for j, word in enumerate(tokens):
-            if len(word) > 3 and word not in extractive.STOP and not word.isdigit() and word not in covered:
+        for j, token in enumerate(tokens):
+            word = re.sub(r"['’]s$", "", token)          # "grandad's" is "grandad"
+            if len(word) > 3 and word not in extractive.STOP and not word.isdigit() and word not in covered \
+                    and "'" not in word and "’" not in word:
                 key = _lemma(word)
-                nominal = key != word or (j > 0 and tokens[j - 1] in _DETERMINERS)
-                shown, _, before = here.get(key, (word, False, False))
-                here[key] = (shown, False, before or nominal)
+                nominal = 2 if _determined(tokens, j) else int(key != word and word.endswith(("s", "ing")))
+                shown, _, before = here.get(key, (word, False, 0))
+                here[key] = (shown, False, max(before, nominal))
         for phrase in _phrases(turn.text):
-            here.setdefault(" ".join(_lemma(w) for w in phrase.split()), (phrase, False, True))
+            here.setdefault(" ".join(_lemma(w) for w in phrase.split()), (phrase, False, 1))
         for key, (shown, is_name, nominal) in here.items():
             term = found.setdefault(key, Term(key, shown, is_name))
             if is_name and not term.is_name:     # "priyas bday", then "Priya": the word was her name
                 term.shown, term.is_name = shown, True
-            term.nominal = term.nominal or nominal
+            term.nominal = max(term.nominal, nominal)
             if not term.turns or term.turns[-1] != i:
                 term.turns.append(i)
     _texted_names(found, said)
@@ -272,15 +302,18 @@ def terms(turns: list[Turn]) -> list[Term]:
 _DETERMINERS = frozenset("the a an my our your his her their this that these those some any no every each".split())
 
 
-def _lemma(word: str) -> str:
-    """One key for a word's forms: "invoices" and "invoice", "tomatoes" and "tomato", "hens" and "hen"."""
-    from souveraine.language import lexicon, words
+def _determined(tokens: list[str], j: int) -> bool:
+    """Is ``tokens[j]`` the head of a noun phrase: after "the", "my"…, with one word between at
+    most ("the claim", "my Vodafone contract", "the better contract")?"""
+    return j > 0 and (tokens[j - 1] in _DETERMINERS or
+                      j > 1 and tokens[j - 2] in _DETERMINERS and tokens[j - 1] not in extractive.STOP)
 
-    english = lexicon.english_words()
-    for suffix, base in (("ies", "y"), ("es", ""), ("s", "")):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3 and word[: -len(suffix)] + base in english:
-            return word[: -len(suffix)] + base
-    return word if word in english else words.stem(word)
+
+def _lemma(word: str) -> str:
+    """One key for a word's forms: "invoices" and "invoice", "rates" and "rate", "moving" and "move" (simplemma)."""
+    import simplemma
+
+    return simplemma.lemmatize(word, lang="en").casefold()
 
 
 def _texted_names(found: dict[str, Term], said: list[list[str]]) -> None:
@@ -298,14 +331,18 @@ def _texted_names(found: dict[str, Term], said: list[list[str]]) -> None:
 KIN = {"mum": "mum", "mom": "mum", "mother": "mum", "mummy": "mum", "mama": "mum", "dad": "dad", "father": "dad",
        "daddy": "dad", "papa": "dad", "grandad": "grandad", "granddad": "grandad", "grandfather": "grandad",
        "grandpa": "grandad", "grandma": "grandma", "grandmother": "grandma", "granny": "grandma", "nan": "grandma",
-       "nana": "grandma"}
+       "nana": "grandma", "gran": "grandma", "mam": "mum", "mammy": "mum"}
 _KIN = re.compile(r"\b(?:(?:my|your|our|his|her|their)\s+)?(" + "|".join(KIN) + r")\b", re.IGNORECASE)
 
 
 def _kin(text: str) -> list[tuple[str, str]]:
-    """The parents and grandparents a turn speaks of: capitalised, or someone's ("my mother")."""
+    """The parents and grandparents a turn speaks of: capitalised, someone's ("my mother"), or
+    called so with no article ("grandad would have liked it"; not "a mother of three")."""
     return [(f"kin:{KIN[m[1].casefold()]}", m[1]) for m in _KIN.finditer(text)
-            if m[1][0].isupper() or m[0].casefold() != m[1].casefold()]
+            if m[1][0].isupper() or m[0].casefold() != m[1].casefold() or not _ARTICLE.search(text, 0, m.start())]
+
+
+_ARTICLE = re.compile(r"\b(?:a|an|the|any|every|no|each|some|this|that|one)\s+$", re.IGNORECASE)
 
 
 def _phrases(text: str) -> list[str]:

@@ -103,6 +103,34 @@ def test_the_anchor_finds_a_texted_name_and_a_noun_in_all_its_forms_but_no_verb(
     assert "invoice" in anchored and "choose" not in anchored, anchored
 
 
+def test_the_anchor_holds_an_everyday_noun_said_at_the_start_and_the_end_but_not_beside_a_rarer_topic():
+    moving = [("user", "The move is on Saturday and nothing's packed."), ("assistant", "How many rooms are left?"),
+              ("user", "All of them lol"), ("assistant", "Start with the rooms you use least."),
+              ("user", "Got forty boxes."), ("assistant", "Label each box."), ("user", "Kettle, mugs, chargers."),
+              ("assistant", "Exactly the right list."), ("user", "Moving is the worst.")]
+    assert _anchored(moving)[:1] == ["move"]
+    novel = [("user", "I'm stuck in the middle of the novel again."), ("assistant", "What happens at that point?"),
+             ("user", "She has just arrived in the city."), ("assistant", "What did she want at first?"),
+             ("user", "To find her brother."), ("assistant", "Then the city should bring her closer."),
+             ("user", "Writing it tonight. This novel might have a middle after all.")]
+    assert _anchored(novel) == ["novel"]
+
+
+def test_the_anchor_holds_a_grandparent_called_without_an_article_and_a_possessive_as_the_word():
+    turns = [("user", "We cleared out Grandad's flat today."), ("assistant", "That's a hard day."),
+             ("user", "Found his old watch in a tin."), ("assistant", "What a thing to find."),
+             ("user", "It stopped at twenty past four."), ("assistant", "A watchmaker can look at it."),
+             ("user", "I think grandad would have liked me wearing it.")]
+    assert _anchored(turns)[:1] == ["Grandad"]
+
+
+def test_the_flame_lists_no_parent_no_plural_of_a_name_and_no_shouted_word():
+    turns = _window([("user", "Mam says Gran gave him an Omega."), ("assistant", "Old Omegas are worth servicing."),
+                     ("user", "WAIT thats it??")])
+    named = {name for name, _ in reflect.flame(turns, set())}
+    assert named == {"Omega"}, named
+
+
 def test_the_flame_lists_no_opener_label_quoted_word_or_shouting():
     turns = _window([
         ("user", "Tbh kinda done. Lol listen to me."),
@@ -118,7 +146,7 @@ def test_the_flame_lists_no_opener_label_quoted_word_or_shouting():
 
 def test_the_anchor_and_the_flame_hold_their_figures_on_the_development_half():
     result = reflection_bench.measure("dev")
-    assert result["anchor"]["precision"] >= 0.80 and result["anchor"]["recall"] >= 0.70, result["errors"]
+    assert result["anchor"]["precision"] >= 0.83 and result["anchor"]["recall"] >= 0.83, result["errors"]
     assert result["flame"]["precision"] >= 0.95 and result["flame"]["recall"] >= 0.95, result["errors"]
 
 
@@ -126,5 +154,5 @@ def test_the_anchor_and_the_flame_keep_their_figures_on_the_held_out_half():
     # a regression guard a little under the measured figures; its errors are not printed
     result = reflection_bench.measure("held-out")
     figures = {part: (result[part]["precision"], result[part]["recall"]) for part in ("anchor", "flame")}
-    assert figures["anchor"][0] >= 0.55 and figures["anchor"][1] >= 0.50, figures
+    assert figures["anchor"][0] >= 0.55 and figures["anchor"][1] >= 0.65, figures
     assert figures["flame"][0] >= 0.90 and figures["flame"][1] >= 0.95, figures
