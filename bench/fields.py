@@ -8,7 +8,9 @@ learning English…; 300 turns or more over eight to twenty-two months each) spl
 splits them: odd-numbered files are the development half, even-numbered the held-out half.
 bench/data/domains.tsv names, for each, the fields it keeps returning to (each with the
 words that name it: "cycling/bike/ride/training…") and fields that are acceptable but not
-required, labelled from the conversations before any detector ran. The detector reads every
+required, labelled from the conversations before any detector ran; bench/data/domains-development/
+(six shorter conversations written later, labelled in its labels.tsv before the detector read
+them) is development too, and its figures are printed apart. The detector reads every
 turn of a conversation and names at most three fields. A named field is right when its name
 (or one of its forms) is one of a labelled field's words; precision is over the fields
 named, recall over the required fields.

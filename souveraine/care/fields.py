@@ -5,12 +5,15 @@ A field is a word's lemma ("garden" for "gardening", "gardens"; simplemma) or tw
 words side by side ("night shift", "care home"), said on several days. A day counts once,
 however often the word came up that day: a field recurs, it is not one long talk. Never a
 field: a person's name (``language.names``, and the people the memory knows), a capitalised
-word that is no everyday English word (a name or a place), one of the thousand commonest
-English words (``language.lexicon.everyday``: "time", "work", "school"), a stop word, a month
-or a day, a family word ("mama"), a
-word never used as a noun (never plural, never after "the", "my"…: "twice", "forty"). The rarer a word is in English, the more its recurrence says: a field's weight is
-its number of days times 1 to 2, by how far below everyday its frequency lies (1 for a word
-no list knows: a foreign word's rarity says nothing).
+word that is no everyday English word (a name or a place), one of the two hundred commonest
+English words (Zipf ≥ 5.7: "time", "work", "home"), a stop word, a month or a day, a family
+word ("mama", "family"), a word never used as a noun (never plural, never after "the",
+"my"…: "twice", "forty"). People name their fields with common words ("the book", "my
+course", "the team"): those are fields too, but only where a determiner shows them nouns,
+as their "-s" is as often a verb's ("feels", "talks"). The rarer a word is in English, the
+more its recurrence says: a field's weight is its number of days times 1 to 2, by how far
+below the thousand commonest words its frequency lies (1 for a word no list knows: a
+foreign word's rarity says nothing).
 """
 
 import re
@@ -23,6 +26,7 @@ MIN_DAYS = 3          # a field recurs on three days at least…
 MIN_SHARE = 0.08      # …and on this share of the days the turns span
 MOST = 3
 MIN_NOMINAL = 2       # used as a noun twice at least
+COMMON = 5.7          # the two hundred commonest English words (Zipf ≥ 5.7: "time", "work", "home") name no field
 _WORD = re.compile(r"[^\W\d_]+(?:['’-][^\W\d_]+)*")
 # Words of talk about talk, feelings and plans, frequent in any conversation but no field of one's own.
 _CHAT = frozenset("""
@@ -37,7 +41,7 @@ excited funny weird lovely perfect great good nice fine bad hard easy little sma
 # Family and address words: people, not fields ("mama", "grandmother").
 _KIN = frozenset("""
 mum mom mama mami mother dad papa baba father parents grandmother grandfather grandma grandpa granny nana
-grandad granddad grandparents aunt auntie uncle cousin cousins wife husband son daughter sister brother
+grandad granddad grandparents family aunt auntie uncle cousin cousins wife husband son daughter sister brother
 kids children grandchildren grandson granddaughter nephew niece fiancé fiancée boyfriend girlfriend partner
 """.split())
 # A word after one of these is used as a noun: "the shop", "my bike", "our new oven".
@@ -50,6 +54,7 @@ class Field:
     forms: dict[str, int] = field(default_factory=dict)   # each form as written (lower case), how often
     days: set[date] = field(default_factory=set)
     nominal: int = 0             # uses as a noun: plural, -ing, after "the", "my"…, in a phrase
+    determined: int = 0          # uses as the head of a phrase after "the", "my"…: "the course", "my new bike"
     weight: float = 0.0
 
     @property
@@ -67,12 +72,13 @@ def recurring(turns, people: set[str] = frozenset(), most: int = MOST) -> list[F
     floor = max(MIN_DAYS, MIN_SHARE * len(spanned))
     found: dict[str, Field] = {}
     for turn in turns:
-        for key, form, nominal in _terms(turn.text, frozenset(p.casefold() for p in people)):
+        for key, form, nominal, determined in _terms(turn.text, frozenset(p.casefold() for p in people)):
             term = found.setdefault(key, Field(key))
             term.forms[form] = term.forms.get(form, 0) + 1
             term.days.add(turn.day)
             term.nominal += nominal
-    fields = [f for f in found.values() if len(f.days) >= floor and f.nominal >= MIN_NOMINAL]
+            term.determined += determined
+    fields = [f for f in found.values() if len(f.days) >= floor and _noun(f)]
     for f in fields:
         f.weight = len(f.days) * _rarity(f)
     chosen: list[Field] = []
@@ -82,6 +88,15 @@ def recurring(turns, people: set[str] = frozenset(), most: int = MOST) -> list[F
         if len(chosen) == most:
             break
     return chosen
+
+
+def _noun(f: Field) -> bool:
+    """Used as a noun twice at least. A common word ("course", "book", "feel") shows it only
+    after "the", "my"…: its "-s" is as often a verb's ("feels", "talks")."""
+    from souveraine.language import lexicon
+
+    common = any(lexicon.everyday(w) for w in f.key.split())
+    return (f.determined if common and " " not in f.key else f.nominal) >= MIN_NOMINAL
 
 
 def _rarity(f: Field) -> float:
@@ -102,27 +117,29 @@ def _covers(chosen: Field, other: Field) -> bool:
     return (a < b or b < a) and len(other.days) <= 1.5 * len(chosen.days)
 
 
-def _terms(text: str, people: frozenset[str]) -> list[tuple[str, str, bool]]:
-    """(lemma, form, used as a noun) of each field word of ``text``, and of each pair of them side by side."""
+def _terms(text: str, people: frozenset[str]) -> list[tuple[str, str, bool, bool]]:
+    """(lemma, form, used as a noun, the head of a phrase after a determiner) of each field word
+    of ``text``, and of each pair of them side by side."""
     from souveraine.inference import extractive
     from souveraine.language import names
 
     plain = extractive.prose(text)
     named = {w.casefold() for p in names.people(plain) for w in _WORD.findall(p.name)}
-    out, previous, before = [], None, ("", "")    # before: the word before this one, and this one
+    out, previous, before = [], None, ("", "", "")    # the two words before this one, and this one
     for match in _WORD.finditer(plain):
         word = match[0]
         form = word.casefold().replace("’", "'")
         opens = not plain[:match.start()].strip() or plain[:match.start()].rstrip()[-1] in ".!?:\n-*#>\"“"
         lemma = None if word[:1].isupper() and not opens else _candidate(word, form, named | people)
-        before = (before[1], form)
+        before = (before[1], before[2], form)
         if lemma is None:
             previous = None
             continue
-        nominal = form != lemma and form.endswith("s") or form.endswith("ing") or before[0] in _DETERMINERS
-        out.append((lemma, form, nominal))
+        determined = before[1] in _DETERMINERS or before[0] in _DETERMINERS and before[1] not in extractive.STOP
+        nominal = form != lemma and form.endswith("s") or form.endswith("ing") or determined
+        out.append((lemma, form, nominal, determined))
         if previous is not None and plain[previous[2]:match.start()] == " ":
-            out.append((f"{previous[0]} {lemma}", f"{previous[1]} {form}", True))
+            out.append((f"{previous[0]} {lemma}", f"{previous[1]} {form}", True, True))
         previous = (lemma, form, match.end())
     return out
 
@@ -141,7 +158,7 @@ def _candidate(word: str, form: str, people: set[str]) -> str | None:
     lemma = _lemma(form)
     if (lemma in extractive.STOP or lemma in _CHAT or lemma in people or len(lemma) < 4
             or lemma in extractive.WEEKDAYS or lemma in extractive.MONTHS
-            or lexicon.everyday(lemma) or lexicon.everyday(form)):
+            or lexicon.zipf(lemma) >= COMMON or lexicon.zipf(form) >= COMMON):
         return None
     return lemma
 

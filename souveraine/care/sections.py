@@ -94,5 +94,11 @@ def words(text: str) -> set[str]:
 
 
 def paragraphs(body: str) -> list[str]:
-    """The body's paragraphs: blocks of text between blank lines, stripped."""
-    return [p.strip() for p in re.split(r"\n[ \t]*\n", body) if p.strip()]
+    """The body's blocks, stripped, as CommonMark reads them (``language.markdown.blocks``):
+    text between blank lines, but a code block or a list item whole however many blank lines
+    it holds, and a heading apart from the paragraph under it."""
+    if not body.strip():
+        return []
+    from souveraine.language import markdown
+
+    return markdown.blocks(body)

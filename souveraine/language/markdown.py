@@ -232,6 +232,40 @@ def paragraphs(text: str, nested: bool = False) -> list[tuple[str, int]]:
             if tok.type == "paragraph_open" and (nested or tok.level == 0)]
 
 
+def blocks(text: str) -> list[str]:
+    """The note's blocks as written, stripped, in order: each paragraph, heading, code block,
+    quote, table and each item of a list at the top of the note — what a person separates with
+    blank lines, except that a code block or a list item keeps the blank lines inside it.
+    Lines no block holds (a link reference definition) are blocks of their own, so nothing
+    written is left out."""
+    rows = text.split("\n")
+    spans: list[tuple[int, int]] = []
+    for tok in _tokens(text):
+        if not tok.map or tok.nesting == -1:
+            continue
+        if tok.level == 0 and tok.type not in ("bullet_list_open", "ordered_list_open") \
+                or tok.level == 1 and tok.type == "list_item_open":
+            spans.append((tok.map[0], tok.map[1]))
+    out, covered = [], set()
+    for start, end in spans:
+        covered.update(range(start, end))
+    n = 0
+    starts = {start: end for start, end in spans}
+    while n < len(rows):
+        if n in starts:
+            out.append("\n".join(rows[n:starts[n]]))
+            n = starts[n]
+        elif n not in covered and rows[n].strip():
+            end = n
+            while end < len(rows) and rows[end].strip() and end not in covered:
+                end += 1
+            out.append("\n".join(rows[n:end]))
+            n = end
+        else:
+            n += 1
+    return [b.strip() for b in out if b.strip()]
+
+
 def code_lines(text: str, indented: bool = True) -> set[int]:
     """The lines (0-based) inside code: fenced blocks, fence lines included, and indented
     blocks unless ``indented`` is False (a chat turn's indented lines are seldom code)."""

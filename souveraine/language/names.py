@@ -120,12 +120,18 @@ def people(text: str, known=()) -> list[Person]:
     from souveraine.language.sentences import mask_code
 
     found: list[Person] = []
-    taken: list[tuple[int, int]] = []
-    for match in regex.finditer(r"\[\[people/([^\]|#]+)(?:#[^\]|]*)?(?:\|([^\]]+))?\]\]", text):
-        name = (match[2] or match[1].rsplit("/", 1)[-1].replace("-", " ").title()).strip()
-        found.append(Person(name, match.start(), match.end(), "link"))
-        taken.append((match.start(), match.end()))
-    plain = mask_code(regex.sub(r"\[\[[^\]]*\]\]", lambda m: " " * len(m[0]), text), inline=True)
+    plain = text
+    if "[[" in text:      # Obsidian's links, read by CommonMark (language.markdown): none in code
+        from souveraine.language import markdown
+
+        for link in markdown.links(text):
+            if link.kind != "wiki":
+                continue
+            if link.target.startswith("people/") and link.target[7:].strip():
+                name = (link.alias or link.target.rsplit("/", 1)[-1].replace("-", " ").title()).strip()
+                found.append(Person(name, link.start, link.end, "link"))
+            plain = plain[:link.start] + " " * (link.end - link.start) + plain[link.end:]
+    plain = mask_code(plain, inline=True)
     run = regex.compile(rf"(?<![\p{{L}}\p{{M}}'’-])({_WORD}(?:\s+(?:{_PARTICLE}\s+)*{_WORD})*)(['’]s?)?(?![\p{{L}}\p{{M}}])")
     runs = list(run.finditer(plain))
     for match in runs:

@@ -56,9 +56,9 @@ def breaches(snapshot: Snapshot, extra: tuple[str, ...]) -> list[Breach]:
         if entry.new is None:
             out.append(_removed(entry.path, added.get(entry.old)))
         elif entry.old is not None:
-            old, new = _contents(snapshot, entry.old, entry.new)
-            if not new.startswith(old):
-                out.append(rewrite(entry.path, old, new))
+            new = snapshot.repo.blob(entry.new) or b""
+            if not snapshot.repo.grows(entry.old, new):   # the old text read only for the breach's words
+                out.append(rewrite(entry.path, snapshot.repo.blob(entry.old) or b"", new))
     return out
 
 
@@ -126,11 +126,6 @@ def _lost(path: str, base: bytes | None, sides: list[bytes], merged: bytes):
         if lost is not None:
             return side, lost
     return None
-
-
-def _contents(snapshot: Snapshot, old: str, new: str) -> tuple[bytes, bytes]:
-    found = snapshot.repo.read([old, new])
-    return found[old] or b"", found[new] or b""
 
 
 def _first_difference(a: bytes, b: bytes) -> int:

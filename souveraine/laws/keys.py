@@ -51,6 +51,8 @@ def find(data: bytes, path: str = "") -> list[Finding]:
             return [Finding(f"{len(data)} raw bytes, the size of {size}", 1, data.hex())]
     if b"\0" in data[:8000]:
         return _binary(data, path)
+    if not _maybe(data) and not _KEY_FILE.search(path):
+        return []
     return _text(data.decode("utf-8", errors="replace"), path)
 
 
@@ -81,23 +83,42 @@ def _text(text: str, path: str) -> list[Finding]:
     return found or _bare(text, path)
 
 
+def _maybe(data: bytes) -> bool:
+    """Whether UTF-8 text may hold a trigger word, decided on its bytes (decoding and case-folding
+    a journal day cost ten times more): ASCII lower-casing is case folding, except for the
+    few characters whose folding gives ASCII letters, whose presence sends the text to ``_triggered``."""
+    if not data.isascii() and any(last in data for last in _FOLDS_LAST) and any(c in data for c in _FOLDS_INTO_TRIGGERS):
+        return True
+    low = data.lower()
+    return any(word in low for word in _BYTE_TRIGGERS) or _sk(low)
+
+
+# The characters outside ASCII whose case folding can make part of a trigger word: ß and ẞ (ss),
+# ſ (s), ẗ (t and a combining mark), K (the Kelvin sign, k); as UTF-8 (ẗ and ẞ share a prefix).
+# The other foldings to ASCII letters (İ, ŉ, ǰ, ẖ, the ﬀ–ﬆ ligatures…) fit no trigger (tests/laws/test_keys.py).
+_FOLDS_INTO_TRIGGERS = (b"\xc3\x9f", b"\xc5\xbf", b"\xe1\xba", b"\xe2\x84\xaa")
+_FOLDS_LAST = (b"\x9f", b"\xbf", b"\xba", b"\xaa")   # each one's byte rarest in text: a memchr rules most texts out
+_BYTE_TRIGGERS = tuple(word.encode() for word in _TRIGGERS)
+
+
 def _triggered(text: str) -> bool:
     low = text.casefold()
     return any(word in low for word in _TRIGGERS) or _sk(low)
 
 
-def _sk(low: str) -> bool:
+def _sk(low: str | bytes) -> bool:
     """`sk` after `_` or `-` (`ed25519_sk`) or standing alone (`sk: …`), not inside a word (`ask`)."""
-    at = low.find("sk")
+    sk, marks = ("sk", ("_", "-")) if isinstance(low, str) else (b"sk", (b"_", b"-"))
+    at = low.find(sk)
     while at >= 0:
         before, after = low[at - 1:at], low[at + 2:at + 3]
-        if before in ("_", "-") or not (_alnum(before) or _alnum(after)):
+        if before in marks or not (_alnum(before) or _alnum(after)):
             return True
-        at = low.find("sk", at + 2)
+        at = low.find(sk, at + 2)
     return False
 
 
-def _alnum(char: str) -> bool:
+def _alnum(char: str | bytes) -> bool:
     return char.isascii() and char.isalnum()
 
 
@@ -107,21 +128,27 @@ def _bare(text: str, path: str) -> list[Finding]:
     return []
 
 
-def new(data: bytes, before: list[bytes], path: str = "") -> list[Finding]:
+def new(data: bytes, before, path: str = "", grown: int | None = None) -> list[Finding]:
     """Findings in ``data`` that none of the ``before`` versions already held (each is reported once).
 
-    When ``data`` only grows an old version (every journal append), only the growth is
-    read, with a margin so a key cut across the boundary is still seen whole.
+    When ``data`` only grows an old version (every journal append) — ``grown``, that
+    version's length, when the caller knows it; else found among ``before`` — only the
+    growth is read, with a margin so a key cut across the boundary is still seen whole.
+    ``before`` (any iterable of bytes) is read only when something is found outside a growth.
     """
-    grown = next((old for old in before if 0 < len(old) <= len(data) and data.startswith(old)), None)
+    if grown is None:
+        before = list(before)
+        grown = next((len(old) for old in before if 0 < len(old) <= len(data) and data.startswith(old)), None)
     if grown is not None:
-        start = max(0, len(grown) - _MARGIN)
-        lines = data.count(b"\n", 0, start)
-        found = [Finding(f.what, f.line + lines, f.value) for f in find(data[start:], path)]
-        before = [grown[start:]]
+        start = max(0, grown - _MARGIN)
+        found = find(data[start:], path)
+        if found:
+            lines = data.count(b"\n", 0, start)
+            found = [Finding(f.what, f.line + lines, f.value) for f in found]
+        before = [data[start:grown]]
     else:
         found = find(data, path)
-    if not found or not before:
+    if not found:
         return found
     known = {f.value for old in before for f in find(old, path)}
     return [f for f in found if f.value not in known]

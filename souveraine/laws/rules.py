@@ -16,20 +16,23 @@ def judge(snapshot: Snapshot, *, extra: tuple[str, ...] = (), message: bool = Tr
     """Every breach in ``snapshot``: append-only files, key material, frontmatter, witnesses,
     and (when ``message`` and the snapshot has one) its commit message."""
     prefetch([snapshot])
+    repo = snapshot.repo
     adopted = not snapshot.parents and conventions.clean(snapshot.message or "") == conventions.ADOPTION
     out = appendonly.breaches(snapshot, extra)
-    for path, new, olds in snapshot.introduced():
-        found = snapshot.repo.read([new, *olds])
-        data, before = found[new] or b"", [found[o] or b"" for o in olds]
-        out += [_key(path, f) for f in keys.new(data, before, path)]
+    introduced = snapshot.introduced()
+    for path, new, olds in introduced:
+        data = repo.blob(new) or b""
+        grown = next((repo.size(o) for o in olds if 0 < (repo.size(o) or 0) <= len(data) and repo.grows(o, data)), None)
+        before = _Olds(repo, olds)
+        out += [_key(path, f) for f in keys.new(data, before, path, grown)]
         if adopted:
             continue  # an adopted vault's notes predate the laws; only key material is judged
         if frontmatter.applies(path):
-            out += frontmatter.breaches(path, data, before)
+            out += frontmatter.breaches(path, data, before, grown)
         if witness.applies(path):
-            out += witness.breaches(path, data.decode("utf-8", errors="replace"), snapshot, before)
+            out += witness.breaches(path, data, snapshot, list(before))
     if not adopted:
-        out += witness.changes(snapshot, {path for path, _, _ in snapshot.introduced()})
+        out += witness.changes(snapshot, {path for path, _, _ in introduced})
     if message and snapshot.message is not None:
         out += messages.breaches(snapshot.message, lambda: snapshot.diffs[0], merge=snapshot.is_merge)
     for breach in out:
@@ -37,15 +40,42 @@ def judge(snapshot: Snapshot, *, extra: tuple[str, ...] = (), message: bool = Tr
     return out
 
 
+class _Olds:
+    """A file's versions in the parents, read only when a rule iterates them (most never do:
+    an append is proven by its hash, see Repo.grows)."""
+
+    def __init__(self, repo, olds: list[str]):
+        self.repo, self.olds = repo, olds
+
+    def __iter__(self):
+        found = self.repo.read(self.olds)
+        return iter([found[o] or b"" for o in self.olds])
+
+    def __bool__(self) -> bool:
+        return bool(self.olds)
+
+
 def prefetch(snapshots: list[Snapshot], names: list[str] = ()) -> None:
-    """Read, with one `git cat-file`, every blob the rules will want (a changed file's
-    new and old content) and the other ``names`` asked for."""
-    wanted = list(names)
-    for snap in snapshots:
+    """Read, with one `git cat-file`, what the rules will want: every changed file's new
+    content, its old content where a rule reads it whole (a merge's, the witness's files),
+    else only the old size (Repo.grows proves an append with it); and the ``names`` asked for.
+
+    Newest commit first: git keeps the newest version of a file whole in its packs and
+    the older ones as deltas against it, so read in that order each delta finds its base
+    at hand (a third less of git's time than oldest first).
+    """
+    wanted, sized = list(names), []
+    for snap in reversed(snapshots):
+        whole = snap.is_merge
         for diff in snap.diffs:
-            wanted += [oid for e in diff if e.new for oid in (e.new, e.old) if oid]
-    if wanted:
-        snapshots[0].repo.read(wanted)
+            for e in diff:
+                if e.new is None:
+                    continue
+                wanted.append(e.new)
+                if e.old:
+                    (wanted if whole or witness.watches(e.path) else sized).append(e.old)
+    if wanted or sized:
+        snapshots[0].repo.read(wanted, sized)
 
 
 def config_name(snapshot: Snapshot) -> str | None:

@@ -13,6 +13,7 @@ FOLDER = "memories/"
 COVENANTS, IDENTITIES = "covenants/", "identities/"
 EFFECTIVE = "system/persona/effective.md"
 _ELEVATED = ("foundational", "constitutive")
+_ATTESTATIONS = b"## Attestations"   # identity.memories.ATTESTATIONS, not imported on this path
 
 
 class Tree:
@@ -63,13 +64,34 @@ def applies(path: str) -> bool:
     return path.startswith(FOLDER) and path.endswith(".md")
 
 
-def breaches(path: str, text: str, snapshot, before: list[bytes] = ()) -> list[Breach]:
+def watches(path: str) -> bool:
+    """Whether ``changes`` reads this file's old and new text whole."""
+    return path.startswith((FOLDER, COVENANTS, IDENTITIES)) or path == EFFECTIVE
+
+
+def breaches(path: str, data: bytes, snapshot, before: list[bytes] = ()) -> list[Breach]:
     """One memory the snapshot introduces, against its parents' versions."""
+    if not before and plainly_episodic(data):
+        return []
     from souveraine.identity import integrity
 
     olds = [b.decode("utf-8", errors="replace") for b in before]
     tree = Tree(snapshot.repo, snapshot.commit)
+    text = data.decode("utf-8", errors="replace")
     return [_breach(path, "witness", p) for p in integrity.check(path, text, tree.read, olds, tree)]
+
+
+def plainly_episodic(data: bytes) -> bool:
+    """Whether a new memory is one integrity.check has nothing to say of, seen without parsing
+    it (nine in ten of those a replay meets): simple flat properties (laws/frontmatter.py), so
+    no YAML tag; its tier absent or `episodic`; no attesters, no elevation, no attestations."""
+    from souveraine.laws import frontmatter
+
+    fm = frontmatter.block(data)
+    return (fm is not None and frontmatter.simple(fm)
+            and (b"\ntier:" not in fm or b"\ntier: episodic\n" in fm)
+            and b"\nattesters:" not in fm and b"\nelevated:" not in fm
+            and b"\n" + _ATTESTATIONS not in data)
 
 
 def changes(snapshot, judged: set[str] = frozenset()) -> list[Breach]:
@@ -145,7 +167,7 @@ def _changed(snapshot) -> list:
     """The snapshot's entries under the witness's folders that differ from every parent."""
     if not snapshot.diffs:
         return []
-    mine = [e for e in snapshot.diffs[0] if e.path.startswith((FOLDER, COVENANTS, IDENTITIES)) or e.path == EFFECTIVE]
+    mine = [e for e in snapshot.diffs[0] if watches(e.path)]
     if not snapshot.is_merge:
         return mine
     others = [{e.path for e in diff} for diff in snapshot.diffs[1:]]

@@ -172,9 +172,19 @@ def _own_lines(relpath: str, meta: dict, body: str) -> str | None:
         return body
     given = set(_split(template.read_text(encoding="utf-8"))[1].splitlines()) if template.is_file() else set()
     own = [line for line in body.splitlines() if line not in given]
-    if all(_HEADING_LINE.match(line) for line in own):
+    said = [line for line in own if line.strip()]
+    if not said or all(_HEADING_LINE.match(line) for line in said) and _only_headings("\n".join(said)):
         return None
     return "\n".join(own)
+
+
+def _only_headings(text: str) -> bool:
+    """Whether CommonMark reads nothing but headings in ``text`` ("    # x" is code, "####### x"
+    a paragraph); asked only of lines the pattern above took for headings, so recall parses
+    no Markdown for the notes that hold more."""
+    from souveraine.language import markdown
+
+    return len(markdown.headings(text)) == len(text.splitlines())
 
 
 @lru_cache(maxsize=1)

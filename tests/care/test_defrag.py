@@ -214,3 +214,17 @@ def test_a_description_is_prose_never_a_line_of_code():
     body = "```python\nsetup()\n\nThe cache is warmed here.\n```\n\nThe note keeps the release steps. More.\n"
     assert describe.describe(body, "notes/release.md") == "The note keeps the release steps."
     assert describe.describe("Plan\n====\n\n```\ncode\n```\n", "notes/x.md") == "Plan"
+
+
+def test_a_merge_adds_a_code_block_whole_never_a_piece_of_it():
+    from souveraine.care.defrag import _new_paragraphs
+
+    had = sections_paragraphs("Build it.\n\n```sh\nmake\n\nmake test\n```")
+    offered = sections_paragraphs("Build it.\n\n```sh\nmake\n\nmake lint\n```")
+    assert _new_paragraphs(had, offered) == ["```sh\nmake\n\nmake lint\n```"]
+
+
+def sections_paragraphs(body):
+    from souveraine.care import sections
+
+    return sections.paragraphs(body)

@@ -36,3 +36,9 @@ def test_the_cut_keeps_each_section_verbatim():
 def test_a_body_without_headings_is_not_parsed():
     assert sections.headings("Just a paragraph.\n\n- a list\n- of things\n") == []
     assert sections.cut("No headings here.").sections == ()
+
+
+def test_paragraphs_keep_a_code_block_with_blank_lines_whole():
+    body = "Intro.\n\n```sh\nmake\n\nmake test\n```\n\n- one\n\n- two\n"
+    assert sections.paragraphs(body) == ["Intro.", "```sh\nmake\n\nmake test\n```", "- one", "- two"]
+    assert sections.paragraphs("  \n") == []

@@ -71,3 +71,39 @@ def test_the_front_matter_shortcut_agrees_with_the_parser():
 
 def test_demote_shifts_atx_and_setext_headings_never_code():
     assert markdown.demote("Title\n=====\n\n```\n# code\n```\n> ## Quoted\n", 1) == "## Title\n\n```\n# code\n```\n> ### Quoted\n"
+
+
+def test_blocks_keep_a_fence_and_a_list_item_whole_and_lose_nothing():
+    text = ("# Title\nSaid under it.\n\n- spelt\n\n- rye\n  more rye\n\n```py\nx = 1\n\ny = 2\n```\n\n"
+            "> quoted\n\n[ref]: https://example.org\n\nLast.")
+    assert markdown.blocks(text) == ["# Title", "Said under it.", "- spelt", "- rye\n  more rye",
+                                     "```py\nx = 1\n\ny = 2\n```", "> quoted", "[ref]: https://example.org", "Last."]
+
+
+def _project_notes():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    return sorted([*root.glob("memory/**/*.md"), *root.glob("docs/*.md"), *root.glob("skills/*/SKILL.md"), root / "README.md"])
+
+
+def test_blocks_agree_with_blank_line_splitting_on_the_project_notes_where_they_should():
+    # The pattern the blocks replace: text between blank lines. Every block of prose it found
+    # (no heading, list, quote, code or table line) is a block here too; everywhere, the
+    # blocks hold every line the pattern did, in order.
+    import re
+
+    structure = re.compile(r"\s*(?:[#>`~*+|<-]|\d+[.)]\s|\[[^\]]+\]:)|    |-{3,}\s*$|={3,}\s*$")
+    agreed = 0
+    for path in _project_notes():
+        text = path.read_text(encoding="utf-8")
+        old = [p.strip() for p in re.split(r"\n[ \t]*\n", text) if p.strip()]
+        new = markdown.blocks(text)
+        lines = lambda blocks: [line.strip() for block in blocks for line in block.split("\n") if line.strip()]
+        assert lines(new) == lines(old), path.name
+        fenced = {n for n in markdown.code_lines(text)}
+        prose = [b for b in old if not any(structure.match(line) for line in b.split("\n"))
+                 and not any(text.split("\n")[n].strip() == b.split("\n")[0] for n in fenced)]
+        assert [b for b in prose if b not in new] == [], path.name
+        agreed += len(prose)
+    assert agreed >= 150

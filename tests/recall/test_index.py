@@ -206,3 +206,12 @@ def test_a_quick_look_sees_new_files_anywhere_and_a_scan_sees_edits_in_place(see
     monkeypatch.setattr(index, "SCAN_SECONDS", 0.0)                    # the scan is due
     assert found(memory, "matcha") == {"memories/2026-11-01-tea-0f3c9a1b.md"}
     same_as_rebuild(memory)
+
+
+def test_an_index_of_headings_alone_is_no_document_but_one_with_code_is():
+    from souveraine.recall import sources
+
+    meta = {"type": "index"}
+    assert sources._own_lines("people/_index.md", meta, "# People\n\n## Friends\n") is None
+    assert sources._own_lines("people/_index.md", meta, "# People\n\n    # not a heading: code\n") is not None
+    assert sources._own_lines("people/_index.md", meta, "# People\n\n####### seven is a paragraph\n") is not None
