@@ -89,9 +89,9 @@ def recall(memory: Memory, text: str = "", *, since: date | str | None = None, u
         raise UsageError(f"--context must be 0 or more, not {context}")
     person_match = _person(person)
     given = _moment(now)
-    matcher = _matcher(memory, semantic)
     conn, update = index.fresh(memory)
     try:
+        matcher = _matcher(memory, semantic)     # after the index: its folder keeps the checked config
         try:
             return _search(conn, memory, update, text, since, until, tier, within, person_match, limit, private,
                            recency, date_phrases, ranking, given, context, every, matcher)
