@@ -29,6 +29,32 @@ class Repo:
         return git.run(self.root, *args, input=input, check=check, sealed=not self.inherit,
                        env=self.env, text=False)
 
+    def stream(self, *args: str, block: int = 1 << 20):
+        """git's output in blocks as it comes; GitError (git's last words) when it fails.
+        Left early, the process is ended."""
+        import subprocess
+
+        from souveraine.errors import GitError
+
+        environment = git.sealed_env(self.root, self.env) if not self.inherit else {**os.environ, **self.env}
+        try:
+            process = subprocess.Popen(["git", "-C", str(self.root), *args], stdin=subprocess.DEVNULL,
+                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environment)
+        except FileNotFoundError:
+            raise GitError("git is not installed or not on PATH; install git and try again") from None
+        try:
+            while data := process.stdout.read(block):
+                yield data
+            error = process.stderr.read().decode(errors="replace")
+            if process.wait() != 0:
+                raise GitError(f"git {args[0]} failed: {git._last_line(error) or 'exit ' + str(process.returncode)}")
+        finally:
+            if process.poll() is None:
+                process.kill()
+            process.wait()
+            process.stdout.close()
+            process.stderr.close()
+
     def out(self, *args: str, input: bytes | None = None, check: bool = True) -> str:
         return self.run(*args, input=input, check=check).stdout.decode("utf-8", errors="surrogateescape")
 
