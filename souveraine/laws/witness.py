@@ -44,12 +44,15 @@ class Tree:
         return self._names[folder]
 
     def witnessed(self) -> list[str]:
-        """Every memory that may be elevated or witnessed: a superset, found by `git grep` in C."""
-        where = (self.commit,) if self.commit else ("--cached",)
-        done = self.repo.run("grep", "-l", "-z", "-F", "-e", "foundational", "-e", "constitutive", *where,
+        """Every memory that may be elevated or witnessed: a superset, found by `git grep` in C
+        (in a commit, kept up to date from the last search: laws/candidates.py)."""
+        if self.commit:
+            from souveraine.laws import candidates
+
+            return candidates.at(self.repo, self.commit)
+        done = self.repo.run("grep", "-l", "-z", "-F", "-e", "foundational", "-e", "constitutive", "--cached",
                              "--", FOLDER + "*.md", check=False)
-        found = [p.split(":", 1)[1] if self.commit else p for p in done.stdout.decode().split("\0") if p]
-        return [p for p in found if p.startswith(FOLDER)]
+        return [p for p in done.stdout.decode().split("\0") if p and p.startswith(FOLDER)]
 
     @property
     def project_id(self) -> str:
