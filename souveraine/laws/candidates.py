@@ -17,6 +17,7 @@ FOLDER = "memories/"
 WORDS = (b"foundational", b"constitutive")
 FILE = "witnessed.json"
 VERSION = 1
+LIMIT = 2000    # memories to read one by one; beyond, one `git grep` of them all is cheaper
 
 
 def at(repo, commit: str) -> list[str]:
@@ -51,6 +52,8 @@ def _since(repo, kept: tuple[str, list[str]], tree: str) -> list[str] | None:
     changed = {FOLDER + path: status for status, path in zip(parts[0::2], parts[1::2])}
     found = [p for p in kept[1] if p not in changed]
     read = [p for p, status in changed.items() if status != "D" and p.endswith(".md")]
+    if len(read) > LIMIT:
+        return None
     names = {p: f"{tree}:{p[len(FOLDER):]}" for p in read}
     texts = repo.read(list(names.values()))
     found += [p for p in read if any(w in (texts[names[p]] or b"") for w in WORDS)]

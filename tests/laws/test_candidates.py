@@ -62,3 +62,21 @@ def test_a_memory_elevated_by_hand_after_the_last_check_is_checked(kept, invoke)
     result = invoke("verify", "--at", "HEAD", "--json")
     assert result.exit_code == 1
     assert {b["path"] for b in json.loads(result.stdout)} >= {"memories/2026/a.md", "memories/2026/b.md"}
+
+
+def test_a_tree_far_from_the_kept_one_is_searched_by_git_grep(kept, monkeypatch):
+    for n in range(3):
+        write(kept, f"memories/2027/n{n}.md", "---\ntier: foundational\n---\nN.\n")
+    _commit(kept, "feat(memory): three more")
+    monkeypatch.setattr(candidates, "LIMIT", 2)
+    searched = []
+    monkeypatch.setattr(candidates, "grep", lambda repo, commit: searched.append(commit) or ["all"])
+    assert candidates.at(Repo(kept), _head(kept)) == ["all"] and searched == [_head(kept)]
+
+
+def test_a_replay_leaves_the_kept_list_be(kept):
+    from souveraine.laws import history
+
+    before = (kept / ".souveraine" / candidates.FILE).read_text()
+    history.judge(Repo(kept), ["HEAD"])
+    assert (kept / ".souveraine" / candidates.FILE).read_text() == before
