@@ -61,10 +61,16 @@ def _since(repo, kept: tuple[str, list[str]], tree: str) -> list[str] | None:
 
 
 def _path(root: Path) -> Path | None:
-    from souveraine.store.memory import CACHE_DIR
+    """None inside a bare remote, or where the cache folder is a link leading out of the memory."""
+    from souveraine.errors import ConfigError
+    from souveraine.store.memory import Memory
 
-    root = Path(root)
-    return root / CACHE_DIR / FILE if (root / ".git").exists() else None   # not inside a bare remote
+    if not (Path(root) / ".git").exists():
+        return None
+    try:
+        return Memory(root).cache / FILE
+    except ConfigError:
+        return None
 
 
 def _load(root: Path) -> tuple[str, list[str]] | None:

@@ -80,3 +80,14 @@ def test_a_replay_leaves_the_kept_list_be(kept):
     before = (kept / ".souveraine" / candidates.FILE).read_text()
     history.judge(Repo(kept), ["HEAD"])
     assert (kept / ".souveraine" / candidates.FILE).read_text() == before
+
+
+def test_a_cache_folder_linked_outside_is_left_alone(kept, tmp_path):
+    import shutil
+
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    shutil.rmtree(kept / ".souveraine")
+    (kept / ".souveraine").symlink_to(outside)
+    assert candidates.at(Repo(kept), _head(kept)) == ["memories/2026/a.md", "memories/2026/c.md"]
+    assert list(outside.iterdir()) == []
