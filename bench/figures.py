@@ -285,6 +285,33 @@ def _recall(run: Runner, root: Path, label: str, cli, at, git) -> list[Spec]:
     ]
 
 
+MCP_RECALL = "recall through the MCP server"
+
+
+def through_mcp(run: Runner, memories: list[tuple[str, Path]]) -> list[Figure]:
+    """A recall as an agent's MCP client pays for it: one long-lived server per memory, each
+    call beside a ping through the same server (bench/mcp.py); CPU is the server's, per call."""
+    from bench import mcp
+
+    servers, figures = [], []
+    try:
+        for _, root in memories:
+            servers.append(mcp.Server(root))
+        found = mcp.measure(servers, QUERIES, run.repeat)
+        for (label, _), server, f in zip(memories, servers, found):
+            figures.append(Figure(MCP_RECALL, label, f["median"], "ping through the same server", f["floor"],
+                                  server.peak_mb(), "≤ 20 ms at 10 y", load=f["load"], cpu=f["cpu"]))
+            print(f"  {MCP_RECALL:<34} {label:>5} {_time(f['median']):>9}  (floor {_time(f['floor'])})", file=sys.stderr)
+    except SystemExit as failure:
+        print(f"  {MCP_RECALL}: {failure}", file=sys.stderr)
+        figures = [Figure(MCP_RECALL, label, float("nan"), "", float("nan"), 0.0, "FAILED (below)", str(failure))
+                   for label, _ in memories]
+    finally:
+        for server in servers:
+            server.close()
+    return figures
+
+
 # What each target asks, judged on the figures of the first and last memories (1 y and 10 y).
 GOALS: dict[str, Callable[[Figure, Figure, dict], bool]] = {
     "CLI start-up (souveraine --version)": lambda a, b, s: a.median - a.floor < 0.150,
@@ -294,6 +321,7 @@ GOALS: dict[str, Callable[[Figure, Figure, dict], bool]] = {
     "wake": lambda a, b, s: b.median < 0.300,
     "index update after one turn": lambda a, b, s: b.median / a.median <= 1.2,
     "recall query": lambda a, b, s: b.median / a.median <= 1.2 and b.median <= 0.100,
+    "recall through the MCP server": lambda a, b, s: b.median <= 0.020,
     "verify, whole history (--full)": lambda a, b, s: b.median * 10_000 / s["commits"] <= 10,
     "verify, 10k+ commits (--full)": lambda a, b, s: a.median * 10_000 / s["dense_commits"] <= 10,
     "verify, ten new commits": lambda a, b, s: max(a.median, b.median) <= 1,
@@ -390,6 +418,9 @@ How each is measured:
 - **index update after one turn**: a turn committed without hooks, then `souveraine index`
   (the incremental update recall and the post-commit hook make).
 - **recall query**: `souveraine recall WORDS` (the index fresh) against `grep -r -i -l` for the first word.
+- **recall through the MCP server**: one `souveraine mcp` per memory, kept running, asked
+  `tools/call recall` with the same words over its stdio JSON-RPC (bench/mcp.py), each call beside
+  a `ping` to the same server; CPU is the server's, per call (a mean: the kernel counts it in ticks).
 - **verify, whole history**: `souveraine verify --full` over every commit (one a day), against
   `git log --raw`, which lists the same commits' changes without judging them. Its target is
   judged as a rate: the 10-year figure scaled to 10,000 commits.
@@ -455,6 +486,9 @@ def main(argv: list[str] | None = None) -> None:
             figures.append(figure)
             described.append(memory)
             stats["dense_commits"] = commits
+        if wanted(MCP_RECALL):
+            print(MCP_RECALL, file=sys.stderr)
+            figures += through_mcp(run, [(label, Path(tmp) / label.replace(" ", "") / "memory") for label in labels])
     seconds = time.perf_counter() - started
     loads = (load_before, os.getloadavg()[0])
     print(summary(figures, labels, stats))

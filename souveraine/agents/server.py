@@ -3,7 +3,8 @@
 ``build(root)`` makes an ``MCPServer`` (the ``mcp`` SDK, 2.x) whose tools are
 ``agents.tooldefs.TOOLS`` — the same definitions ``souveraine tools`` prints, their input
 schemas byte for byte, with their hints as annotations — each run on a fresh ``Memory``
-(so an edited souveraine.toml is read again). A refusal is a tool error whose text is
+(so an edited souveraine.toml is read again; its checked table is reused while its text is
+the same). The search index stays open between calls (``recall.index.keep_open``). A refusal is a tool error whose text is
 ``code: message``. Resources are the wake (``memory://wake``) and the notes
 (``memory://notes/{path}``), listed a page at a time (``cursor`` / ``nextCursor``); listing
 leaves out what the Cloister keeps queryable only (the journal, the archive), which stay
@@ -77,8 +78,10 @@ class MemoryServer(MCPServer):
 def build(root: Path | str) -> MemoryServer:
     """The server for the memory at ``root`` (found by the caller: --memory, $SOUVERAINE_MEMORY, cwd)."""
     from souveraine.laws import inprocess
+    from souveraine.recall import index
 
     inprocess.enable()
+    index.keep_open()           # a search's connection and its page cache serve the next call too
     server = MemoryServer(Path(root))
     for tool in tooldefs.TOOLS:
         server.add_tool(_callable(tool, server.root), name=tool.name, title=tool.title, description=tool.text,

@@ -43,7 +43,10 @@ def commands_markdown() -> str:
 
 def config_markdown() -> str:
     out = ["# souveraine.toml", "", "Every key, its default and meaning. Generated from "
-           "`souveraine/store/config.py` by `python -m souveraine.cli.reference`.", ""]
+           "`souveraine/store/config.py` by `python -m souveraine.cli.reference`.", "",
+           "Every command reads the file when it starts, so an edit counts from the next command (and the next "
+           "call of the MCP server). The checked table is kept in `.souveraine/config.json` for the very same "
+           "text, so a command need not parse TOML again.", ""]
     sections = [(name, keys) for name, keys in SCHEMA.items()] + [(f"{n}.<name>", k) for n, k in DYNAMIC.items()]
     for section, keys in sections:
         out += [f"## [{section}]", "", "| key | default | meaning |", "|---|---|---|"]

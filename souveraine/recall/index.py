@@ -19,6 +19,7 @@ once queue and the second finds the work done; readers never wait (WAL).
 import json
 import os
 import sqlite3
+import threading
 import time
 from dataclasses import asdict, dataclass
 from functools import lru_cache
@@ -91,11 +92,11 @@ def location(memory: Memory) -> Path:
     return memory.cache / FILE
 
 
-def connect(file: Path) -> sqlite3.Connection:
+def connect(file: Path, **options) -> sqlite3.Connection:
     """A connection in autocommit mode (transactions are explicit), WAL, pow() available."""
     require_fts5()
     file.parent.mkdir(parents=True, exist_ok=True)
-    conn = sqlite3.connect(file, timeout=BUSY_SECONDS, isolation_level=None)
+    conn = sqlite3.connect(file, timeout=BUSY_SECONDS, isolation_level=None, **options)
     conn.execute("PRAGMA journal_mode=WAL")
     conn.execute("PRAGMA synchronous=NORMAL")
     if not _has_pow(conn):
@@ -121,7 +122,7 @@ def fresh(memory: Memory, options: Options | None = None, scan: bool = False) ->
     file, conn = location(memory), None
     try:
         if file.exists():
-            conn = connect(file)
+            conn = _open(file)
             meta = _meta(conn)
             if meta.get("schema") == SCHEMA and not (options and _options(meta) != options):
                 return conn, _incremental(memory, conn, meta, scan)
@@ -130,7 +131,59 @@ def fresh(memory: Memory, options: Options | None = None, scan: bool = False) ->
         if conn is not None:
             conn.close()
     update = rebuild(memory, options)
-    return connect(file), update
+    return _open(file), update
+
+
+def _open(file: Path) -> sqlite3.Connection:
+    return _lend(file) if _kept is not None else connect(file)
+
+
+# -- a long-lived process keeps its connections ---------------------------------------------
+
+KEPT = 4                # idle connections kept at most (one per search running at once)
+_kept: list["_Kept"] | None = None      # idle, oldest first; None: each search opens and closes its own
+_keeping = threading.Lock()
+
+
+def keep_open() -> None:
+    """From now on, what ``fresh`` opens is kept open for the next search in this process (the MCP
+    server): a connection's page cache stays warm, and opening and closing cost nothing more."""
+    global _kept
+    with _keeping:
+        if _kept is None:
+            _kept = []
+
+
+class _Kept(sqlite3.Connection):
+    """A connection lent by ``fresh`` while connections are kept: closing it gives it back."""
+
+    home: tuple[str, int] = ("", 0)     # the file and its inode
+
+    def close(self) -> None:
+        oldest = self
+        with _keeping:
+            if _kept is not None and not self.in_transaction and self not in _kept:
+                _kept.append(self)
+                oldest = _kept.pop(0) if len(_kept) > KEPT else None
+        if oldest is not None:
+            sqlite3.Connection.close(oldest)
+
+
+def _lend(file: Path) -> sqlite3.Connection:
+    """A kept connection to ``file``, or a new one; those to a file since replaced are closed."""
+    home = (str(file), os.stat(file).st_ino)
+    with _keeping:
+        stale = [c for c in _kept if c.home[0] == home[0] and c.home != home]
+        _kept[:] = [c for c in _kept if c not in stale]
+        conn = next((c for c in reversed(_kept) if c.home == home), None)
+        if conn is not None:
+            _kept.remove(conn)
+    for old in stale:
+        sqlite3.Connection.close(old)
+    if conn is None:
+        conn = connect(file, factory=_Kept, check_same_thread=False)
+        conn.home = home
+    return conn
 
 
 def refresh(memory: Memory, options: Options | None = None, scan: bool = False) -> Update:
@@ -343,10 +396,11 @@ class _Looked:
 def _look(memory: Memory, conn: sqlite3.Connection, meta: dict) -> _Looked:
     """The stat-level look: folders whose entries changed, hand-edited notes, the newest days."""
     root, folders = memory.root, dict(meta.get("folders") or {})
+    base = f"{root}/"           # joined as strings: a Path per folder and file costs more than its stat
     paths, found = set(), set()
     for folder, mtime in list(folders.items()):
         try:
-            now = (root / folder).stat().st_mtime_ns
+            now = os.stat(base + folder).st_mtime_ns
         except OSError:
             now = None
         if now == mtime:
@@ -368,7 +422,7 @@ def _look(memory: Memory, conn: sqlite3.Connection, meta: dict) -> _Looked:
                 found |= _walk(root, sub, folders)
     for relpath, size, mtime in _watched(conn):
         try:
-            stat = (root / relpath).stat()
+            stat = os.stat(base + relpath)
         except OSError:
             paths.add(relpath)
             continue

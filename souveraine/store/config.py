@@ -4,8 +4,10 @@ Every key has a default and a line of documentation here; docs/CONFIG.md is gene
 from this table. A wrong type or an unknown key is one ConfigError naming file and key.
 """
 
+import json
 import math
-import tomllib
+import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -138,16 +140,86 @@ class Config:
         return str(self.path) if self.path else "souveraine.toml"
 
 
-def load(path: Path) -> Config:
+def load(path: Path, cache: Path | None = None) -> Config:
+    """The checked configuration at ``path``.
+
+    Parsing TOML costs more than a search's own start, so the checked table is kept: in this
+    process (a server loads it at every call) and, given ``cache`` (a JSON file in the
+    memory's .souveraine/), between processes. Either is used only for the very text it was
+    read from, checked by this version of the schema; the file is read every time.
+    """
     try:
-        raw = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+        text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
         raise ConfigError(f"{path}: not found; run 'souveraine init' to make a memory") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML ({exc}); fix the file") from None
     except UnicodeDecodeError:
         raise ConfigError(f"{path}: not UTF-8 text; save it as UTF-8") from None
-    return Config(validate(raw, str(path)), Path(path))
+    known = _loaded.get(str(path))
+    if known is None or known[0] != text:
+        data = _kept(cache, text)
+        if data is None:
+            data = validate(_parsed(text, path), str(path))
+            _keep(cache, text, data)
+        known = _loaded[str(path)] = (text, data)
+    return Config(_copy(known[1]), Path(path))
+
+
+_loaded: dict[str, tuple[str, dict]] = {}      # path -> (its text, the checked table)
+
+
+def _parsed(text: str, path: Path) -> dict[str, Any]:
+    import tomllib
+
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML ({exc}); fix the file") from None
+
+
+def _schema_mark() -> str:
+    """What tells this schema from another version's: the package's version and this file's."""
+    from souveraine import __version__
+
+    found = os.stat(__file__)
+    return f"{__version__}:{found.st_size}:{found.st_mtime_ns}"
+
+
+def _kept(cache: Path | None, text: str) -> dict[str, Any] | None:
+    """The checked table ``cache`` holds for ``text``; None when it holds another or none."""
+    if cache is None:
+        return None
+    try:
+        kept = json.loads(Path(cache).read_text(encoding="utf-8"))
+        if kept["text"] == text and kept["schema"] == _schema_mark():
+            return kept["data"]
+    except (OSError, ValueError, KeyError, TypeError):
+        pass
+    return None
+
+
+def _keep(cache: Path | None, text: str, data: dict[str, Any]) -> None:
+    """Write the cache, when its folder is there and is no link (a cache is never worth an error)."""
+    if cache is None:
+        return
+    cache = Path(cache)
+    try:
+        if not stat.S_ISDIR(os.lstat(cache.parent).st_mode):
+            return
+        temp = cache.with_name(f".{cache.name}.{os.getpid()}.tmp")
+        try:
+            temp.write_text(json.dumps({"schema": _schema_mark(), "text": text, "data": data}), encoding="utf-8")
+            os.replace(temp, cache)
+        finally:
+            temp.unlink(missing_ok=True)
+    except OSError:
+        pass
+
+
+def _copy(value):
+    """A copy each caller may change (sections are dicts of plain values and lists)."""
+    if isinstance(value, dict):
+        return {k: _copy(v) for k, v in value.items()}
+    return list(value) if isinstance(value, list) else value
 
 
 def validate(raw: dict[str, Any], where: str = "souveraine.toml") -> dict[str, Any]:

@@ -81,7 +81,7 @@ class Memory:
     def config(self):
         from souveraine.store import config
 
-        return config.load(self.root / CONFIG_FILE)
+        return config.load(self.root / CONFIG_FILE, cache=self.root / CACHE_DIR / "config.json")
 
     @property
     def project_id(self) -> str:

@@ -354,6 +354,23 @@ def test_elevate_takes_a_witness_attestation_as_json(memory, witnesses):
     assert_clean(memory.root)
 
 
+def test_the_server_keeps_the_index_open_and_finds_what_was_written_between_calls(memory):
+    from souveraine.recall import index
+
+    async def scenario(client):
+        before = data(await client.call_tool("recall", {"query": "genmaicha"}))
+        lent = list(index._kept)
+        await client.call_tool("remember", {"text": "Lea brews genmaicha on Sundays."})
+        (memory.root / "people" / "lea.md").write_text("Lea drinks genmaicha with toasted rice.\n")   # by hand
+        after = data(await client.call_tool("recall", {"query": "genmaicha"}))
+        return before, lent, after, list(index._kept)
+
+    before, lent, after, kept = run(scenario, server.build(memory.root))
+    assert before["hits"] == [] and len(lent) == 1
+    assert {hit["path"].split("/")[0] for hit in after["hits"]} == {"memories", "people"}
+    assert kept == lent                                     # the same connection served both
+
+
 def test_recall_is_one_tool_in_both_places(invoke, memory):
     """The same arguments give the same object over MCP and through `tools --call`."""
     memories.remember(memory, "Lea likes green tea.")

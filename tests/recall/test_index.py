@@ -208,6 +208,65 @@ def test_a_quick_look_sees_new_files_anywhere_and_a_scan_sees_edits_in_place(see
     same_as_rebuild(memory)
 
 
+@pytest.fixture
+def kept(monkeypatch):
+    """Connections kept open between searches, as in the MCP server; closed for real afterwards."""
+    monkeypatch.setattr(index, "_kept", None)
+    index.keep_open()
+    yield
+    for conn in index._kept:
+        sqlite3.Connection.close(conn)
+
+
+def test_a_kept_connection_serves_the_next_search_and_sees_every_change(seeded, kept, say, note):
+    conn, _ = index.fresh(seeded)
+    conn.close()
+    again, _ = index.fresh(seeded)
+    assert again is conn                                   # the same connection, its pages warm
+    again.close()
+    assert found(seeded, "Piranesi") == {"journal/2026/11/2026-11-28.md"}
+    say(("2026-11-29T09:00:00", "user", "The zeppelin museum opens in May."))
+    assert found(seeded, "zeppelin") == {"journal/2026/11/2026-11-29.md"}
+    (seeded.root / "people" / "clara.md").write_text("Clara, my sister, moved to Marseille.\n")   # by hand
+    assert found(seeded, "Marseille") == {"people/clara.md"} and found(seeded, "Lyon") == set()
+    assert len(index._kept) == 1
+
+
+def test_a_kept_connection_to_an_index_since_replaced_is_closed(seeded, kept, invoke):
+    conn, _ = index.fresh(seeded)
+    conn.close()
+    file = index.location(seeded)
+    file.write_bytes(b"this is not a database\n" * 100)    # replaced: rebuilt as a new file
+    assert found(seeded, "Piranesi") == {"journal/2026/11/2026-11-28.md"}
+    newer, _ = index.fresh(seeded)
+    assert newer is not conn and newer.home[1] == file.stat().st_ino
+    newer.close()
+    with pytest.raises(sqlite3.ProgrammingError):          # the old one was closed, not leaked
+        conn.execute("SELECT 1")
+
+
+def test_searches_at_once_each_get_their_own_kept_connection(seeded, kept):
+    lent = [index.fresh(seeded)[0] for _ in range(index.KEPT + 2)]
+    assert len({id(c) for c in lent}) == len(lent)
+    results, errors = [], []
+
+    def search():
+        try:
+            results.append(found(seeded, "Piranesi"))
+        except Exception as exc:  # noqa: BLE001 - shown below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=search) for _ in range(6)]
+    for conn in lent:
+        conn.close()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors and results == [{"journal/2026/11/2026-11-28.md"}] * 6
+    assert len(index._kept) <= index.KEPT
+
+
 def test_an_index_of_headings_alone_is_no_document_but_one_with_code_is():
     from souveraine.recall import sources
 

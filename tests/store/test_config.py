@@ -99,3 +99,55 @@ def test_json_errors_are_json(tmp_path, runner):
 
     result = runner.invoke(cli, ["--memory", str(tmp_path), "status", "--json"])
     assert json.loads(result.stdout) == {"ok": False, "error": "not_a_memory", "message": result.stderr.split(": ", 1)[1].strip()}
+
+
+def test_a_config_is_read_again_whenever_its_text_changes(tmp_path):
+    path, cache = tmp_path / "souveraine.toml", tmp_path / "config.json"
+    path.write_text(MINIMAL)
+    assert config.load(path, cache)["subconscious"]["n1_enabled"] is False
+    path.write_text(MINIMAL.replace("n1_enabled = false", "n1_enabled = true "))     # same size, same second
+    assert config.load(path, cache)["subconscious"]["n1_enabled"] is True
+    path.write_text(MINIMAL.replace("inbox_enabled = false", "inbox_enabled = 'no'"))
+    with pytest.raises(ConfigError, match="inbox_enabled"):
+        config.load(path, cache)
+
+
+def test_the_checked_table_is_kept_between_processes_for_the_same_text_only(tmp_path, monkeypatch):
+    import json
+
+    path, cache = tmp_path / "souveraine.toml", tmp_path / "config.json"
+    path.write_text(MINIMAL)
+    config.load(path, cache)
+    kept = json.loads(cache.read_text())
+    assert kept["text"] == MINIMAL and kept["data"]["archivist"]["threshold"] == 0.7
+    kept["data"]["archivist"]["threshold"] = 0.25            # what another process would find there
+    cache.write_text(json.dumps(kept))
+    monkeypatch.setattr(config, "_loaded", {})
+    assert config.load(path, cache)["archivist"]["threshold"] == 0.25
+    monkeypatch.setattr(config, "_loaded", {})
+    monkeypatch.setattr(config, "_schema_mark", lambda: "another version")
+    assert config.load(path, cache)["archivist"]["threshold"] == 0.7      # another schema: read again
+    cache.write_text("{not json")
+    monkeypatch.setattr(config, "_loaded", {})
+    assert config.load(path, cache)["archivist"]["threshold"] == 0.7
+    assert json.loads(cache.read_text())["schema"] == "another version"   # and written anew
+
+
+def test_each_load_is_a_copy_its_caller_may_change(tmp_path):
+    path = tmp_path / "souveraine.toml"
+    path.write_text(MINIMAL)
+    first = config.load(path)
+    first["laws"]["append_only"].append("x/")
+    first["git"]["lock_timeout"] = 0.1
+    second = config.load(path)
+    assert "x/" not in second["laws"]["append_only"] and second["git"]["lock_timeout"] != 0.1
+
+
+def test_a_memory_keeps_its_checked_config_in_its_cache_folder(memory, monkeypatch):
+    monkeypatch.setattr(config, "_loaded", {})              # as in a new process
+    assert Memory(memory.root).config["project"]["id"]
+    assert not (memory.root / ".souveraine" / "config.json").exists()      # no folder made for a cache
+    (memory.root / ".souveraine").mkdir(exist_ok=True)
+    monkeypatch.setattr(config, "_loaded", {})
+    assert Memory(memory.root).config["project"]["id"]
+    assert (memory.root / ".souveraine" / "config.json").is_file()
