@@ -1,6 +1,6 @@
 """Distilled lines keep their facts: the planted facts through ``language.distil``, per half.
 
-Usage: python bench/distil.py [--half dev|held-out|both] [--show-losses]
+Usage: python bench/distil.py [--half dev|held-out|both|batch] [--show-losses]
 
 Each of bench/data/planted_facts.tsv's 209 facts (halves by line, as bench/synthesis.py
 splits them) is one turn said at 2026-11-30 14:00 by its role; its line is distilled as
@@ -8,6 +8,10 @@ the digest and the people notes write it, about the first person the sentence na
 about nothing). A fact is kept when every one of its keys is in the line — or, for a key
 that is a date phrase ("Friday", "tomorrow"), the absolute date it means. Beside it, in
 the same run, the sentence as written (what the lines were before distillation). Also: the mean length, and how many lines still say "I".
+
+``batch`` is bench/data/distil-development.tsv, a development batch written later (turns as
+people send them: long, texted, several facts to a message), measured with the development
+half and never a held-out figure; ``both`` runs the two halves and the batch.
 """
 
 import argparse
@@ -18,9 +22,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.synthesis import HALVES, planted  # noqa: E402
+from bench.synthesis import HALVES, Fact, planted, rows  # noqa: E402
 
 AT = datetime(2026, 11, 30, 14, 0)
+BATCH = "batch"
+
+
+def facts_of(half: str) -> list[Fact]:
+    if half == BATCH:
+        return [Fact(role, [k.strip() for k in keys.split("|")], text) for role, keys, text in rows("distil-development.tsv")]
+    return planted(half)
 
 
 def _kept(line: str, keys: list[str]) -> bool:
@@ -58,7 +69,7 @@ def _as_copied(text: str, about: str) -> str:
 def measure(half: str) -> dict:
     from souveraine.language import distil
 
-    facts = planted(half)
+    facts = facts_of(half)
     result = {"half": half, "facts": len(facts), "losses": []}
     for method in ("copied", "distilled"):
         kept = length = first_person = 0
@@ -79,16 +90,16 @@ def measure(half: str) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--half", choices=(*HALVES, "both"), default="both")
-    parser.add_argument("--show-losses", action="store_true", help="print the development half's lost facts")
+    parser.add_argument("--half", choices=(*HALVES, "both", BATCH), default="both")
+    parser.add_argument("--show-losses", action="store_true", help="print the lost facts of the development data")
     args = parser.parse_args()
-    for half in HALVES if args.half == "both" else (args.half,):
+    for half in (*HALVES, BATCH) if args.half == "both" else (args.half,):
         r = measure(half)
         for method in ("copied", "distilled"):
             m = r[method]
             print(f"{half:9} {method:9} {m['kept']:3}/{r['facts']} facts kept ({100 * m['share']:.1f} %), "
                   f"mean {m['mean_chars']:.0f} characters, {m['first_person']} lines still in the first person")
-        if args.show_losses and half == "dev":
+        if args.show_losses and half in ("dev", BATCH):
             for keys, text, line in r["losses"]:
                 print(f"  lost {keys}: {text}\n    → {line}")
 

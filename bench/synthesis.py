@@ -20,10 +20,12 @@ Targets: ≥ 95 % kept after 100 turns, ≥ 90 % after 1,000, no citation that d
 import argparse
 import csv
 import json
+import os
 import random
 import re
 import sys
 import tempfile
+import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -138,7 +140,7 @@ def score(memory, path: str, facts: list[Fact]) -> dict:
 
 
 def run(half: str, turns: int, every: int, seed: int, root: Path, model: dict | None = None,
-        stop: int | None = None) -> list[dict]:
+        stop: int | None = None, on_each=None) -> list[dict]:
     """The half's conversation, archived every ``every`` turns; one score after each synthesis.
     With ``model`` ({"endpoint", "model", "context"}), the archivist asks that model."""
     from souveraine.bootstrap import init
@@ -163,11 +165,24 @@ def run(half: str, turns: int, every: int, seed: int, root: Path, model: dict | 
     out = []
     for first in range(0, stop or turns, every):
         journal_turns(memory, said[first:first + every], start, first)
+        began, cpu = time.monotonic(), time.process_time()
         done = archive.run(memory, force=True, extractive_only=not model)
+        took = {"seconds": time.monotonic() - began, "cpu": time.process_time() - cpu, "load": os.getloadavg()[0]}
         upto = first + every
         result = score(memory, done["path"], [f for f in facts if f.at < upto])
-        out.append({"turns": upto, **result, "method": done["method"], "guard": done.get("guard")})
+        out.append({"turns": upto, **result, "method": done["method"], "guard": done.get("guard"), **took})
+        if on_each:
+            on_each(out[-1])
     return out
+
+
+def report(half: str, r: dict, model: dict | None) -> None:
+    """One synthesis's line; with a model, its wall time, its process's CPU time and the load."""
+    extra = (f", {r['method']}, guard {r['guard']}, {r['seconds']:.0f} s wall ({r['cpu']:.1f} s CPU here, "
+             f"load {r['load']:.1f})") if model else ""
+    print(f"{half:9} after {r['turns']:5} turns: {r['kept']:3}/{r['facts']:3} facts kept "
+          f"({r['share']:.1%}), {r['lines']} lines, ~{r['tokens']} tokens, "
+          f"{r['broken_citations']} broken citations{extra}", flush=True)
 
 
 def main() -> None:
@@ -182,19 +197,13 @@ def main() -> None:
     parser.add_argument("--context", type=int, default=8192, help="the server's context, in tokens")
     parser.add_argument("--stop", type=int, help="archive only the first N turns of the conversation")
     args = parser.parse_args()
-    import os
-
     model = {"endpoint": args.endpoint, "model": args.model, "context": args.context} if args.endpoint else None
     os.environ.setdefault("SOUVERAINE_NOW", "2026-12-01T12:00:00")
     halves = HALVES if args.half == "both" else (args.half,)
     with tempfile.TemporaryDirectory(prefix="souveraine-synthesis-") as tmp:
         for half in halves:
-            results = run(half, args.turns, args.every, args.seed, Path(tmp), model, args.stop)
-            for r in results:
-                guard = f", {r['method']}, guard {r['guard']}" if model else ""
-                print(f"{half:9} after {r['turns']:5} turns: {r['kept']:3}/{r['facts']:3} facts kept "
-                      f"({r['share']:.1%}), {r['lines']} lines, ~{r['tokens']} tokens, "
-                      f"{r['broken_citations']} broken citations{guard}", flush=True)
+            results = run(half, args.turns, args.every, args.seed, Path(tmp), model, args.stop,
+                          on_each=lambda r, half=half: report(half, r, model))
             if args.show_lost and half == "dev":
                 for fact in results[-1]["lost"]:
                     print(f"  lost (turn {fact.at}): {fact.text}")

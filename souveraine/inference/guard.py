@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 _ID = re.compile(r"\^([A-Za-z0-9][A-Za-z0-9-]*)")
 _TRANSCRIPT = re.compile(
-    r"^\s*(?:\[\^?[A-Za-z0-9-]+\s*·|\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d|\[?\d\d:\d\d(?::\d\d)?\]?\s*(?:·|-|—)"
+    r"^\s*(?:\[\^?[A-Za-z0-9-]+\s*·|\[?\^[A-Za-z0-9-]+\]?\s+(?:user|assistant|human|ai|system)\s*:|\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d|\[?\d\d:\d\d(?::\d\d)?\]?\s*(?:·|-|—)"
     r"|(?:\*\*)?(?:user|assistant|human|ai|system|reflection)(?:\*\*)?\s*[:·\]]|round\s+\d+|turn\s+\d+\s*[:·])",
     re.IGNORECASE)
 _FIGURE = re.compile(r"\d+(?:[.,:h]\d+)*")

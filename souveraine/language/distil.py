@@ -22,7 +22,7 @@ _CLAUSES = lazy(r"\s*(?:;|\s[—–]\s|\s-\s|,\s+(?=(?:but|so|and then|because|t
 # Small talk before what is said: words that open with a pause after them ("Yes, …", "Great! …"),
 # and phrases that open whatever follows ("btw …", "as promised …"). "No nuts for Leo" keeps its "No".
 _OPENERS = lazy(r"^(?:(?:(?:oh|ah|ok|okay|right|well|so|yes|yeah|yep|no|nope|sure|great|perfect|thanks|thank you|"
-                r"hey|hi|look|listen|good news|news|update|quick update|heads[- ]up|noted)[,:!.—–-]+\s*)|"
+                r"hey|hi|look|listen|good news|news|update|quick update|heads[- ]up|noted)\s?[,:!.—–-]+\s*)|"
                 r"(?:(?:btw|by the way|anyway|also|and|plus|fyi|as promised|as agreed|as discussed|just so you know|"
                 r"just to say|for the record|to be honest|tbh|honestly|basically|actually|i mean)\b[,:.\s—–-]*))+",
                 re.IGNORECASE)
@@ -30,7 +30,7 @@ _HEDGES = lazy(r"\b(?:i\s+(?:think|guess|suppose|believe|reckon|feel\s+like)(?:\
                r"kind\s+of|sort\s+of|pretty\s+much|more\s+or\s+less|basically|literally|honestly|actually|"
                r"you\s+know|to\s+be\s+honest)\b,?\s*", re.IGNORECASE)
 _JUST = lazy(r"\b(i|we|you|he|she|they)\s+just\s+", re.IGNORECASE)
-_FIRST = lazy(r"(?<![\w'’-])(?:(and|or)\s+)?(I|i)(['’](?:m|ve|ll|d))?(?![\w'’-])(\s+)?(\w+)?(\s+\w+)?")
+_FIRST = lazy(r"(?<![\w'’-])(?:(and|or)\s+)?(I|i)(['’](?:m|ve|ll|d))?(?![\w'’-])(\s+)?(\w+)?(\s+(?![Ii](?!\w))\w+)?")
 _OBJECT = lazy(r"(?<![\w'’-])(me|my|mine|myself|^Me|^My)(?![\w'’-])")   # "Never Let Me Go" is a title
 _VALUE = lazy(r"\d")
 # A relative phrase names its day through the moment it was said; an absolute one ("3 November",
@@ -39,7 +39,12 @@ _RELATIVE = lazy(r"\b(?:today|tonight|tomorrow|yesterday|next|last|this|coming|a
                  r"five|six|seven|\d+)\s+(?:days?|weeks?|months?)|mon|tue|wed|thu|fri|sat|sun|weekend|end\s+of)",
                  re.IGNORECASE)
 _HABIT = lazy(r"\b(?:every|each|most|some|any)\s+(?:other\s+)?$", re.IGNORECASE)   # "every Friday" names no one day
-_LEAD_BEFORE = lazy(r"\b(?:on|by|until|till|before|after|from|since|for|at|in)\s*$", re.IGNORECASE)
+_LEAD_BEFORE = lazy(r"\b(?:on|by|until|till|before|after|from|since|for|at|in|to)\s*$", re.IGNORECASE)
+# After a phrase, what says it is not a date of its own: a figure it cut in half ("Tuesday 9" of
+# "Tuesday 9:15"), or an event it is reckoned from ("the weekend before", "the day after").
+_NOT_ALONE = lazy(r"^(?:[:.,]?\d|\s+(?:before|after|earlier|later)\b)", re.IGNORECASE)
+_OWN_LEAD = lazy(r"(?:before|by|until|till|after|from|since|on|in|at|for)\s+", re.IGNORECASE)
+_BE = lazy(r"(?:\b(?:is|are|am|was|were|be|been)|['’](?:s|re|m))\s*$", re.IGNORECASE)
 
 _CONTRACTED = {"'m": "is", "'ve": "has", "'ll": "will", "'d": "would"}
 _THIRD = {"am": "is", "have": "has", "do": "does", "don't": "doesn't", "go": "goes", "was": "was", "haven't": "hasn't"}
@@ -58,17 +63,26 @@ rarely seldom almost nearly mostly totally completely
 
 def line(sentence: str, *, role: str = "user", at: datetime | None = None, about: str = "",
          limit: int = LIMIT) -> str:
-    """``sentence``, said by ``role`` at ``at``, as one distilled line of at most ``limit`` characters."""
+    """``sentence``, said by ``role`` at ``at``, as one distilled line of at most ``limit`` characters.
+    A line that lost a figure, a date or a name the sentence holds is worse than the sentence:
+    then the sentence is kept as written."""
     whole = " ".join(sentence.split())
     who = SPEAKERS.get(role, role)
-    text = _distilled(clause(whole, about), who, at)
-    if not _holds_values(text, whole, at):        # a figure or a date went missing: keep every clause
-        text = _distilled(whole, who, at)
+    opened = _OPENERS.sub("", whole).strip() or whole
+    text = _distilled(clause(opened, about), who, at)
+    if _lost(text, whole, at):                    # a figure or a date went missing: keep every clause
+        text = _distilled(opened, who, at)
     text = text.strip(" ,;:—–-") or whole
+    text = clip(_sentence(text), limit)
+    if not _lost(text, whole, at):
+        return text
+    written = clip(_sentence(whole), limit)
+    return text if len(_lost(text, whole, at)) < len(_lost(written, whole, at)) else written
+
+
+def _sentence(text: str) -> str:
     text = text[0].upper() + text[1:]
-    if text[-1] not in ".!?…":
-        text = text.rstrip(".") + "."
-    return clip(text, limit)
+    return text if text[-1] in ".!?…" else text.rstrip(".") + "."
 
 
 def _distilled(text: str, who: str, at: datetime | None) -> str:
@@ -78,31 +92,68 @@ def _distilled(text: str, who: str, at: datetime | None) -> str:
     return speaker(text, who)
 
 
-def _holds_values(line: str, sentence: str, at: datetime | None) -> bool:
-    """Does the line still say every figure and date of the sentence (a date perhaps as its day)?"""
+def _lost(line: str, sentence: str, at: datetime | None) -> list[str]:
+    """The figures, dates (perhaps said as their day) and names of the sentence the line no longer says."""
     from souveraine.inference import facts
-    from souveraine.language import dates
+    from souveraine.language import dates, names
 
+    lost = []
     for value in facts.read(sentence).values:
         if value in line:
             continue
         meant = dates.resolve(value, at.replace(tzinfo=None)) if at is not None else None
-        if meant is None or meant.day.isoformat() not in line and f"{meant.begins:%H:%M}" not in line:
-            return False
-    return True
+        if meant is None or not any(form in line for form in _said(meant, at)):
+            lost.append(value)
+    folded = line.casefold()
+    return lost + [p.name for p in names.people(sentence) if p.name.casefold() not in folded]
+
+
+def _said(meant, at: datetime) -> list[str]:
+    """How a line may say the date a phrase means: its day, its time, its words, or "that day"."""
+    forms = [meant.day.isoformat(), f"{meant.begins:%H:%M}", _when(meant)]
+    return forms + ([_that_day(meant)] if meant.begins.date() == at.date() else [])
 
 
 def clause(sentence: str, about: str = "") -> str:
     """The clause that speaks of ``about`` (the first, without it), and each other clause holding a
     figure, a name or a fact (``inference.facts``: a decision, a preference, a commitment…), in
-    their order: a clause is dropped only when it carries none of these."""
+    their order: a clause is dropped only when it carries none of these. An aside between two
+    dashes that carries none goes without a seam ("Łukasz — the guy from the gym — lent me…"), one
+    that carries some stays in brackets; a clause that says little but who ("Tomás called") keeps
+    the one after it, where the news is; and a clause kept that leans on the one before ("…, but
+    only after the 12th") keeps that one too."""
+    sentence = _ASIDE.sub(lambda m: f" ({m[1].strip()}) " if _weighty(m[1]) else " ", sentence)
     parts = [p for p in _CLAUSES.split(sentence) if p and p.strip()]
     if len(parts) < 2:
         return sentence
     first = about.split()[0].casefold() if about.split() else ""
     chosen = next((i for i, p in enumerate(parts) if first and first in p.casefold()), 0)
-    kept = [i for i, p in enumerate(parts) if i == chosen or _VALUE.search(p) or _named(p) or _fact(p)]
-    return "; ".join(parts[i].strip() for i in kept)
+    kept = {i for i, p in enumerate(parts) if i == chosen or _weighty(p)}
+    if chosen + 1 < len(parts) and _only_who(parts[chosen], about):
+        kept.add(chosen + 1)                  # "Tomás called — the fitters have gone bust": the news follows
+    kept |= {i - 1 for i in kept if i and _LEANS.match(parts[i])}
+    out = ""
+    for i in sorted(kept):
+        out += (", " if _LEANS.match(parts[i]) and i - 1 in kept else "; ") * bool(out) + parts[i].strip()
+    return out
+
+
+_ASIDE = lazy(r"\s[—–]\s([^—–;]{1,60}?)\s[—–]\s")
+_LEANS = lazy(r"\s*(?:but|so|and then|because|though|although|while)\b", re.IGNORECASE)
+
+
+def _only_who(part: str, about: str) -> bool:
+    """Does the clause say little but who ("Tomás called", "Ines, not Inês, the other one")?"""
+    from souveraine.inference import extractive
+    from souveraine.language import names
+
+    named = {w.casefold() for p in names.people(part) for w in p.name.split()} | {w.casefold() for w in about.split()}
+    said = [w for w in extractive.content_words(part) if w.split("'")[0].split("’")[0] not in named]
+    return len(said) <= 1
+
+
+def _weighty(part: str) -> bool:
+    return bool(_VALUE.search(part) or _named(part) or _fact(part))
 
 
 def _fact(part: str) -> bool:
@@ -133,12 +184,16 @@ def absolute(text: str, at: datetime) -> str:
     at = at.replace(tzinfo=None)
     out, last = [], 0
     for mention in dates.find(text, at):
-        if not _RELATIVE.search(mention.text) or _HABIT.search(text[:mention.start]):
+        if (not _RELATIVE.search(mention.text) or _HABIT.search(text[:mention.start])
+                or _NOT_ALONE.search(text[mention.end:])):
             continue
         if mention.begins.date() == at.date() and mention.grain in ("day", "part", "minute"):
             said = _that_day(mention)        # the line is dated already: "today" is "that day"
         else:
-            said = ("" if _LEAD_BEFORE.search(text[:mention.start]) else _lead(mention.grain)) + _when(mention)
+            own = _OWN_LEAD.match(mention.text)           # "by Friday" stays a deadline, not "on Friday"
+            said = (own[0] if own else "" if _LEAD_BEFORE.search(text[:mention.start]) else _lead(mention.grain)) + _when(mention)
+        if mention.text.casefold().startswith("coming ") and _BE.search(text[:mention.start]):
+            said = f"{mention.text[:6]} {said}"      # "she's coming Sunday": the visit, not "this coming"
         out += [text[last:mention.start], said]
         last = mention.end
     return "".join(out) + text[last:]

@@ -49,7 +49,7 @@ drop pleasantries. Answer in Markdown with the sections ## Decisions, ## Commitm
 ## Dates and times, ## Numbers, ## Preferences, ## People — each a list of short bullet \
 points, a section left out when it has none — and end every bullet with the block ids of \
 the turns it comes from, written like ^t143205u4a1f. Stay under {words} words."""
-USER_PROMPT = """The turns, each shown as [^block-id · time · role]:
+USER_PROMPT = """The turns, under their day, each shown as ^block-id role: what was said
 
 {turns}
 
@@ -399,7 +399,6 @@ def model_lines(turns: list[Turn], limits: dict, endpoint: inference.Endpoint, p
     the guard made of them. An endpoint that fails raises InferenceError before anything is written."""
     client = inference.Client(endpoint)
     sized = inference.budget(endpoint, "archivist")
-    words = int(sized.max_tokens * 0.6)
     room = sized.prompt_chars - len(SYSTEM_PROMPT) - len(USER_PROMPT)
     by_id = {t.block_id: t for t in turns}
     place = {t.block_id: n for n, t in enumerate(turns)}
@@ -408,7 +407,8 @@ def model_lines(turns: list[Turn], limits: dict, endpoint: inference.Endpoint, p
     items, kept, refused, reasons = [], 0, 0, []
     for done, chunk in enumerate(chunks, 1):
         try:
-            answer = client.ask(SYSTEM_PROMPT.format(words=words), USER_PROMPT.format(turns=chunk), max_tokens=sized.max_tokens)
+            most = _answer_tokens(chunk, sized.max_tokens)
+            answer = client.ask(SYSTEM_PROMPT.format(words=int(most * 0.6)), USER_PROMPT.format(turns=chunk), max_tokens=most)
         except inference.InferenceError as exc:
             if exc.code not in inference.ANSWER_FAILURES:
                 raise
@@ -436,6 +436,12 @@ def model_lines(turns: list[Turn], limits: dict, endpoint: inference.Endpoint, p
 
 
 _UNFINISHED = "answers cut at max_tokens"
+
+
+def _answer_tokens(chunk: str, most: int) -> int:
+    """A list of a chunk's facts is shorter than the chunk: half its tokens, at least 256,
+    at most the task's share of the context. A model that runs on past it is refused anyway."""
+    return min(most, max(256, int(len(chunk) / inference.CHARS_PER_TOKEN / 2)))
 _HEADING = re.compile(r"^\s*(?:#{1,6}\s*|\*\*)?\s*(decisions?|commitments?|promises?|dates?(?:\s+and\s+times?)?|times?|"
                       r"numbers?|preferences?|people|persons?)\s*(?:\*\*)?\s*:?\s*$", re.IGNORECASE)
 _KINDS = {"decision": "decision", "commitment": "commitment", "promise": "commitment", "date": "date", "time": "date",
@@ -471,15 +477,23 @@ def _covers(line: Item, item: Item) -> bool:
 
 
 def _chunks(turns: list[Turn], room: int = CHUNK_CHARS) -> list[str]:
-    chunks, current, size = [], [], 0
+    """The turns as the model reads them, ``room`` characters a chunk. The day stands once
+    above its turns and a turn's id already holds its time: per turn, the id and the role
+    are all the model needs to cite it (prompt reading is most of a local model's time)."""
+    chunks, current, size, day = [], [], 0, None
     for turn in turns:
-        line = f"[^{turn.block_id} · {turn.day} {turn.at:%H:%M} · {turn.role}] {turn.text}"
+        line = f"^{turn.block_id} {turn.role}: {turn.text}"
         if current and size + len(line) > room:
-            chunks.append("\n\n".join(current))
-            current, size = [], 0
+            chunks.append("\n".join(current))
+            current, size, day = [], 0, None
+        if turn.day != day:
+            day = turn.day
+            heading = f"{'' if not current else chr(10)}## {day:%A} {day.isoformat()}"
+            current.append(heading)
+            size += len(heading)
         current.append(line[:room])
-        size += len(line)
-    return chunks + (["\n\n".join(current)] if current else [])
+        size += len(line) + 1
+    return chunks + (["\n".join(current)] if current else [])
 
 
 # -- the note -----------------------------------------------------------------------------

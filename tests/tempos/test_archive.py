@@ -195,8 +195,11 @@ def test_a_configured_model_writes_lines_the_guard_keeps_and_the_dropped_facts_s
         result = archive.run(memory, force=True)
     [request] = server.requests
     assert request["json"]["model"] == "small" and request["json"]["stream"] is True
-    assert request["json"]["max_tokens"] == 1500
-    assert f"[^{blocks[2]} · 2026-11-30 09:02 · user] The lease must be signed" in request["json"]["messages"][1]["content"]
+    # a few turns, a short answer: half the chunk's tokens, at least 256
+    assert request["json"]["max_tokens"] == 256
+    shown = request["json"]["messages"][1]["content"]
+    assert f"## Monday 2026-11-30\n^{blocks[0]} user: " in shown
+    assert f"\n^{blocks[2]} user: The lease must be signed" in shown
     note = notes.read(memory.root / result["path"])
     assert note["method"] == "small" and result["guard"]["kept"] == 2 and "refused" not in result
     assert f"- The archive goes to Hetzner ([[journal/2026/11/2026-11-30#^{blocks[1]}]])" in note.body
@@ -212,6 +215,7 @@ def test_a_configured_model_writes_lines_the_guard_keeps_and_the_dropped_facts_s
 NONSENSE = """## Decisions
 - The Bramley apple trees will be pruned every two years ^{b1}
 - [^{b2} · 2026-11-30 09:02 · user] The lease must be signed
+- ^{b2} user: The lease must be signed on 2027-03-14
 - round 150: the user agreed ^{b0}
 ## Dates and times
 - The lease is signed at 24:59 on 2027-03-14 ^{b2}
@@ -229,7 +233,7 @@ def test_a_models_nonsense_is_never_committed_the_extractive_synthesis_is_and_th
         result = archive.run(memory, force=True)
     note = notes.read(memory.root / result["path"])
     assert note["method"] == "extractive" and result["method"] == "extractive"
-    assert result["guard"] == {"kept": 0, "refused": 6, "share": 0.0, "why": result["guard"]["why"]}
+    assert result["guard"] == {"kept": 0, "refused": 7, "share": 0.0, "why": result["guard"]["why"]}
     assert "Bramley" not in note.body and "24:59" not in note.body and "round 150" not in note.body
     assert "t000000u0000" not in note.body and "[[[" not in note.body
     for sentence in ("We decided to host the orchard archive on Hetzner, not at home.",
@@ -239,7 +243,7 @@ def test_a_models_nonsense_is_never_committed_the_extractive_synthesis_is_and_th
     voice = memory.read_text("system/metacognition/subconscious.md").splitlines()
     said = [line for line in voice if "smollm2-135m" in line]
     assert len(said) == 1 and said[0].startswith("[2026-11-30 20:00] [URGENCY: medium] — The archivist's model "
-                                                  "smollm2-135m wrote an essence the guard refused (6 of 6 lines: ")
+                                                  "smollm2-135m wrote an essence the guard refused (7 of 7 lines: ")
     assert said[0].endswith("); the extractive synthesis was kept.")
     assert git(memory.root, "show", "--name-only", "--format=", "HEAD").split() == [
         "system/metacognition/subconscious.md", result["path"]]
