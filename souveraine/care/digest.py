@@ -188,9 +188,12 @@ def _mentions(text: str, people: dict[str, Subject], domains: dict[str, Subject]
     out: dict[str, tuple[Subject, str]] = {}
     for person in names.people(text, known=people):
         sentence = next((t for a, b, t in spans if a <= person.start < b), person.name)
-        subject = people.get(person.name.casefold()) or _fuller(people, person.name)
+        linked = _linked_note(text, person.start) if person.how == "link" else None
+        subject = (linked and _subject_of(people, linked)) or people.get(person.name.casefold()) or _fuller(people, person.name)
+        if subject is None and person.how == "title":
+            subject = _surnamed(people, person.name)
         if subject is None and person.how == "link":
-            subject = Subject(f"people/{names.slug(person.name)}.md", person.name, "person", True)
+            subject = Subject(linked or f"people/{names.slug(person.name)}.md", person.name, "person", True)
         subject = subject or Subject(f"people/{names.slug(person.name)}.md", person.shown, "person", True)
         people.setdefault(person.name.casefold(), subject)
         if subject.path not in out:
@@ -211,6 +214,24 @@ def _mentions(text: str, people: dict[str, Subject], domains: dict[str, Subject]
 def _fuller(people: dict[str, Subject], name: str) -> Subject | None:
     """The one known person whose full name begins with this first name ("Alice" for "Alice Martin")."""
     fuller = {s.path: s for key, s in people.items() if key.startswith(name.lower() + " ")}
+    return next(iter(fuller.values())) if len(fuller) == 1 else None
+
+
+def _linked_note(text: str, at: int) -> str | None:
+    """The people/ note a link at ``text[at]`` names ("people/amara-okafor.md"), whatever its alias."""
+    from souveraine.language import markdown
+
+    found = markdown.wikilink_at(text, at)
+    if found is None or not found[1].target.startswith("people/"):
+        return None
+    stem = found[1].target.removesuffix(".md")
+    return stem + ".md" if "/" not in stem[len("people/"):] else None
+
+
+def _surnamed(people: dict[str, Subject], name: str) -> Subject | None:
+    """The one known person whose full name ends with this titled surname ("Dr. Okafor" for
+    "Amara Okafor"): a title names a person by their family name."""
+    fuller = {s.path: s for key, s in people.items() if key.endswith(" " + name.lower())}
     return next(iter(fuller.values())) if len(fuller) == 1 else None
 
 
@@ -333,7 +354,15 @@ def _plain(text: str) -> str:
         return text
     from souveraine.language import markdown
 
-    return markdown.shown(text, lambda l: (l.alias or l.target) if l.kind == "wiki" else None)
+    return markdown.shown(text, lambda l: (l.alias or _named(l.target)) if l.kind == "wiki" else None)
+
+
+def _named(target: str) -> str:
+    """What a link without an alias reads as in prose: a person's name for [[people/alice]]."""
+    folder, _, stem = target.rpartition("/")
+    if folder.rpartition("/")[2] == "people" and stem.islower():
+        return stem.replace("-", " ").title()
+    return target
 
 
 def _title(body: str) -> str | None:

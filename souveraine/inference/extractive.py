@@ -72,7 +72,8 @@ _ACKNOWLEDGED = re.compile(
     r"^\W*(?:(?:yes|yeah|yep|no|nope|ok(?:ay)?|sure|fine|right|great|perfect|lovely|cool|nice|noted|agreed|alright|"
     r"thanks?(?:\s+(?:so\s+much|a\s+lot|you|again))*|thank\s+you(?:\s+so\s+much)?|cheers|glad|love|sounds|got|good|"
     r"awesome|interesting|haha|ha|fair|true|bye|hello|hi|hey|you're\s+welcome|no\s+problem|will\s+do|one\s+moment|"
-    r"makes\s+sense|that\s+works|go\s+ahead|of\s+course|please)\b[\s,.!]*)+"
+    r"makes\s+sense|that\s+works|go\s+ahead|of\s+course|please|happy|congratulations|congrats|you\s+too|"
+    r"any\s+time|my\s+pleasure|well\s+done)\b[\s,.!]*)+"
     r"(?:\w+[\s,.!']*){0,4}$", re.IGNORECASE)
 STOP = frozenset("""
 a an the and but or nor if so yet because since after before while as at by for from in into of on onto
@@ -328,7 +329,8 @@ def intensity(text: str) -> float:
 def turning(text: str) -> float:
     """How much a turn turns things: feelings, decisions, surprises and the events of a life,
     with the pressure of ``intensity``. Thanks and acknowledgements ("Yes please.", "Glad
-    they help.", "Love it.") turn nothing, however warmly they are said."""
+    they help.", "Love it.", "Happy you like it!", "Congratulations!") turn nothing, however
+    warmly they are said: the turn they answer holds the peak."""
     plain = prose(text)
     if _ACKNOWLEDGED.match(plain):
         return 0.0

@@ -16,6 +16,7 @@ _TRANSCRIPT = re.compile(
     r"^\s*(?:\[\^?[A-Za-z0-9-]+\s*·|\[?\^[A-Za-z0-9-]+\]?\s+(?:user|assistant|human|ai|system)\s*:|\[?\d{4}-\d\d-\d\d[ T]\d\d:\d\d|\[?\d\d:\d\d(?::\d\d)?\]?\s*(?:·|-|—)"
     r"|(?:\*\*)?(?:user|assistant|human|ai|system|reflection)(?:\*\*)?\s*[:·\]]|round\s+\d+|turn\s+\d+\s*[:·])",
     re.IGNORECASE)
+_CITED = re.compile(r"\s*[\[(]\s*\^[A-Za-z0-9][A-Za-z0-9-]*[^\[\]()\n]*[\])]")
 _FIGURE = re.compile(r"\d+(?:[.,:h]\d+)*")
 
 
@@ -57,7 +58,8 @@ def judge(line: str, window: dict[str, str]) -> tuple[str | None, str, list[str]
     if _TRANSCRIPT.match(bare) or _TRANSCRIPT.match(line):
         return "shaped like a transcript turn", bare, []
     ids = list(dict.fromkeys(_ID.findall(bare)))
-    text = _ID.sub("", bare)
+    text = _CITED.sub("", bare)     # "[^t1 · note]", "(^t1, ^t2)": a citation, whatever else it says
+    text = _ID.sub("", text)
     text = re.sub(r"\(\s*[,;\s]*\)|\[\s*\]", "", text)
     text = " ".join(text.split()).strip(" ,;·—-")
     if not ids:

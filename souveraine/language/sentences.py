@@ -56,12 +56,26 @@ def split(text: str) -> list[Sentence]:
 @lru_cache(maxsize=64)   # a turn's words are read by several judgements in one process
 def _split(text: str) -> tuple[Sentence, ...]:
     masked = mask_code(text)
+    if "[[" in masked:
+        masked = _mask_wikilinks(masked)
     found = []
     offset = 0
     for line in masked.split("\n"):
         found += _split_line(text, line, offset)
         offset += len(line) + 1
     return tuple(found)
+
+
+def _mask_wikilinks(text: str) -> str:
+    """The text with each wikilink blanked to a word of its length: "[[people/x|Dr. Okafor]]"
+    is one name, never a sentence's end."""
+    from souveraine.language import markdown
+
+    chars = list(text)
+    for link in markdown.links(text):
+        if link.kind == "wiki":
+            chars[link.start:link.end] = "X" + "x" * (link.end - link.start - 1)
+    return "".join(chars)
 
 
 def _split_line(text: str, line: str, offset: int) -> list[Sentence]:

@@ -151,3 +151,42 @@ def test_digest_writes_a_note_for_a_field_the_journal_keeps_returning_to(memory,
     assert_clean(memory.root)
     assert not [f for f in doctor.doctor(memory) if note in str(f)], "doctor finds fault with the field's note"
     print(memory.read_text(note))
+
+
+def test_a_linked_person_reads_as_a_name_in_the_lines_persist_writes(memory, monkeypatch):
+    from souveraine.tempos.persist import persist
+    from souveraine.tempos.transcripts import Exchange
+
+    monkeypatch.setenv("SOUVERAINE_NOW", "2026-11-30T14:32:00+00:00")
+    persist(memory, Exchange(user="[[people/alice]] will drive me to [[people/amara-okafor|Dr. Okafor]]'s clinic.",
+                             assistant="Good, I'll note the drive."))
+    alice = memory.read_text("people/alice.md")
+    assert "Alice will drive the user" in alice
+    assert "people/alice will" not in alice.casefold()
+
+
+def test_a_titled_surname_is_the_known_person_of_that_full_name(memory, monkeypatch):
+    from souveraine.tempos.persist import persist
+    from souveraine.tempos.transcripts import Exchange
+
+    monkeypatch.setenv("SOUVERAINE_NOW", "2026-11-30T14:32:00+00:00")
+    persist(memory, Exchange(user="Dr. Amara Okafor moved my appointment to 9 December.", assistant="Noted."))
+    monkeypatch.setenv("SOUVERAINE_NOW", "2026-12-01T09:00:00+00:00")
+    result = persist(memory, Exchange(user="Dr. Okafor said I should take vitamin D every morning.", assistant="Noted."))
+    assert result.people == ["people/amara-okafor.md"]
+    assert "vitamin D" in memory.read_text("people/amara-okafor.md")
+    assert not memory.exists("people/okafor.md")
+    assert_clean(memory.root)
+
+
+def test_a_link_with_an_alias_writes_to_the_note_it_links(memory, monkeypatch):
+    from souveraine.tempos.persist import persist
+    from souveraine.tempos.transcripts import Exchange
+
+    monkeypatch.setenv("SOUVERAINE_NOW", "2026-11-30T14:32:00+00:00")
+    result = persist(memory, Exchange(user="Lunch with [[people/amara-okafor|Dr. Okafor]] on Friday.", assistant="Enjoy."))
+    assert result.people == ["people/amara-okafor.md"]
+    assert "Lunch with Dr. Okafor on Friday" in memory.read_text("people/amara-okafor.md")
+    assert "[[people/amara-okafor|Dr. Okafor]]" in memory.read_text("people/_index.md")
+    assert not memory.exists("people/dr-okafor.md")
+    assert_clean(memory.root)

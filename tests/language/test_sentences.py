@@ -54,3 +54,10 @@ def test_empty_text():
 def test_a_number_alone_is_a_sentence_not_a_list_mark():
     assert texts("51.") == ["51."] and texts("1755.") == ["1755."]
     assert texts("1. Book the flat") == ["Book the flat"]
+
+
+def test_a_wikilink_is_one_word_whatever_its_alias_holds():
+    text = "[[people/alice]] drives me to [[people/amara-okafor|Dr. Okafor]]'s clinic. Then lunch."
+    assert texts(text) == ["[[people/alice]] drives me to [[people/amara-okafor|Dr. Okafor]]'s clinic.", "Then lunch."]
+    assert texts("[[people/alice]] will drive me to [[people/amara-okafor|Dr. Okafor]]'s clinic.") == [
+        "[[people/alice]] will drive me to [[people/amara-okafor|Dr. Okafor]]'s clinic."]
