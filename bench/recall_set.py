@@ -83,6 +83,7 @@ class Variant:
     ranking: dict = field(default_factory=dict)     # Ranking fields changed
     recency: bool = True
     date_phrases: bool = True
+    semantic: bool = False      # with sentence vectors (the semantic extra)
 
 
 SHIPPED = Variant("shipped")
@@ -106,6 +107,15 @@ TRIED = [
     replace(SHIPPED, name="  speakers' names searched as words", ranking={"speaker_weight": 0.0}),
     replace(SHIPPED, name="  no inflections (bought ≠ buy)", ranking={"inflections": False}),
 ]
+SEMANTIC = replace(SHIPPED, name="with sentence vectors", semantic=True)
+SEMANTIC_TRIED = [
+    replace(SEMANTIC, name="  semantic weight 0.5", ranking={"semantic_weight": 0.5}),
+    replace(SEMANTIC, name="  semantic weight 2", ranking={"semantic_weight": 2.0}),
+    replace(SEMANTIC, name="  semantic depth 10", ranking={"semantic_depth": 10}),
+    replace(SEMANTIC, name="  semantic depth 30", ranking={"semantic_depth": 30}),
+    replace(SEMANTIC, name="  semantic depth 120", ranking={"semantic_depth": 120}),
+]
+VECTORS = Path(tempfile.gettempdir()) / "souveraine-recall-set-vectors.sqlite"  # a cache: keyed by text
 
 
 def load(path: Path) -> Conversation:
@@ -185,13 +195,19 @@ def ask(memory: Memory, conversation: Conversation, targets: dict, variant: Vari
     for question in conversation.questions:
         evidence = {target for label in question.labels for target in targets[label]}
         hits = recall(memory, question.text, limit=10, recency=variant.recency, date_phrases=variant.date_phrases,
-                      ranking=ranking).hits
+                      ranking=ranking, semantic=_matcher() if variant.semantic else False).hits
         ranks = [n for n, hit in enumerate(hits, 1) if (hit.path, hit.block) in evidence]
         out.append({"conversation": conversation.name, "category": question.category, "question": question.text,
                     "evidence": len(evidence), "hits": len(hits),
                     "r5": sum(1 for r in ranks if r <= 5) / len(evidence),
                     "r10": sum(1 for r in ranks if r <= 10) / len(evidence), "ranks": ranks})
     return out
+
+
+def _matcher():
+    from souveraine.recall import semantic
+
+    return semantic.Matcher(VECTORS)
 
 
 def run(selected: list[Conversation], variants: list[Variant], progress=None) -> dict[str, list[dict]]:
@@ -225,18 +241,25 @@ def lost(shipped: list[dict], plain: list[dict]) -> list[dict]:
 
 def table(report: dict) -> str:
     """Both halves per category, BM25 beside recall, as the Markdown docs/QUALITY.md shows."""
-    rows = ["| half | category | questions | BM25 R@5 | BM25 R@10 | recall R@5 | recall R@10 | R@10 ÷ BM25 |",
-            "|---|---|---|---|---|---|---|---|"]
+    vectors = all(SEMANTIC.name in data["variants"] for data in report.values())
+    extra = " + vectors R@5 | + vectors R@10 | + vectors ÷ BM25 |" if vectors else ""
+    rows = [f"| half | category | questions | BM25 R@5 | BM25 R@10 | recall R@5 | recall R@10 | R@10 ÷ BM25 |{extra}",
+            "|---|---|---|---|---|---|---|---|" + "---|---|---|" * vectors]
     for split, data in report.items():
         plain, shipped = data["variants"][PLAIN.name], data["variants"][SHIPPED.name]
         for category, figures in shipped.items():
             base = plain[category]
-            ratio = f"{figures['r10'] / base['r10']:.2f}" if base["r10"] else "—"
-            rows.append(f"| {split} | {category} | {figures['questions']} | {base['r5']:.3f} | {base['r10']:.3f}"
-                        f" | {figures['r5']:.3f} | {figures['r10']:.3f} | {ratio} |")
+            row = f"| {split} | {category} | {figures['questions']} | {base['r5']:.3f} | {base['r10']:.3f}"
+            for name in (SHIPPED.name, *([SEMANTIC.name] if vectors else [])):
+                got = data["variants"][name][category]
+                ratio = f"{got['r10'] / base['r10']:.2f}" if base["r10"] else "—"
+                row += f" | {got['r5']:.3f} | {got['r10']:.3f} | {ratio}"
+            rows.append(row + " |")
     sizes = "; ".join(f"{split}: {data['conversations']} conversations, {data['turns']:,} turns,"
                       f" {data['variants'][SHIPPED.name]['all']['questions']} questions,"
-                      f" {data['lost']} left with no hit where BM25 finds evidence" for split, data in report.items())
+                      f" {data['lost']} left with no hit where BM25 finds evidence"
+                      + (f" ({data['lost with vectors']} with vectors)" if data.get("lost with vectors") is not None else "")
+                      for split, data in report.items())
     return "\n".join(rows) + f"\n\n{sizes}.\n"
 
 
@@ -254,6 +277,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", default="all", choices=("dev", "held-out", "all"))
     parser.add_argument("--variants", action="store_true", help="also the shipped ranking with one thing changed")
+    parser.add_argument("--no-semantic", dest="semantic", action="store_false",
+                        help="leave out the sentence-vector ranking even when its extra is installed")
     parser.add_argument("--failures", action="store_true", help="print the dev questions whose evidence is missed")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--write", action="store_true", help=f"put both halves' table into {DOC.name}")
@@ -262,14 +287,21 @@ def main() -> None:
         raise SystemExit("--write needs both halves: leave out --split")
     if args.failures and args.split != "dev":
         raise SystemExit("--failures reads the dev half only: the held-out half is not for tuning")
-    variants = [PLAIN, SHIPPED, *(TRIED if args.variants else [])]
+    from souveraine.recall import semantic
+
+    extra = [SEMANTIC, *(SEMANTIC_TRIED if args.variants else [])] if args.semantic and semantic.available() else []
+    if args.semantic and not extra:
+        print(f"(no sentence-vector figures: {semantic.INSTALL})", file=sys.stderr)
+    variants = [PLAIN, SHIPPED, *extra, *(TRIED if args.variants else [])]
     report = {}
     for split in (("dev", "held-out") if args.split == "all" else (args.split,)):
         selected = conversations(split)
         results = run(selected, variants, lambda n, t: print(f"  {split}: {n}/{t}", file=sys.stderr, end="\r"))
         report[split] = {"conversations": len(selected), "turns": sum(len(c.lines) for c in selected),
                          "variants": {name: summary(rows) for name, rows in results.items()},
-                         "lost": len(lost(results[SHIPPED.name], results[PLAIN.name]))}
+                         "lost": len(lost(results[SHIPPED.name], results[PLAIN.name])),
+                         "lost with vectors": len(lost(results[SEMANTIC.name], results[PLAIN.name]))
+                         if SEMANTIC.name in results else None}
         if args.failures:
             for row in results[SHIPPED.name]:
                 if row["r10"] < 1:
@@ -281,7 +313,8 @@ def main() -> None:
         return
     for split, data in report.items():
         print(f"\n{split}: {data['conversations']} conversations, {data['turns']} turns;"
-              f" zero-hit questions where BM25 finds evidence: {data['lost']}")
+              f" zero-hit questions where BM25 finds evidence: {data['lost']}"
+              + (f" ({data['lost with vectors']} with vectors)" if data.get("lost with vectors") is not None else ""))
         print(f"{'variant':<34} {'category':<11} {'n':>4} {'R@5':>6} {'R@10':>6}")
         for name, cats in data["variants"].items():
             for category, figures in cats.items():

@@ -147,13 +147,15 @@ def _surface(memory, bandwidth, peek):
     return surface(memory, bandwidth, peek).to_dict()
 
 
-def _recall(memory, query, since, until, tier, within, person, limit, private, recency, now, context, all):
+def _recall(memory, query, since, until, tier, within, person, limit, private, recency, now, context, all,
+            semantic=None):
     from souveraine.recall.search import recall
 
     if not query and not any((since, until, tier, within, person)):
         raise UsageError("give words to look for (query), or a filter such as since or person")
     found = recall(memory, query or "", since=since, until=until, tier=tier, within=within, person=person,
-                   limit=limit, private=private, recency=recency, now=now, context=context, every=all)
+                   limit=limit, private=private, recency=recency, now=now, context=context, every=all,
+                   semantic=semantic)
     return {"hits": [hit.to_dict() for hit in found.hits],
             "dates": [{"phrase": r.phrase, "since": r.span.since, "until": r.span.until, "note": r.note}
                       for r in found.readings]}
@@ -379,6 +381,8 @@ TOOLS: tuple[Tool, ...] = (
              number("context", "Show each turn found with this many turns before and after it.", minimum=0,
                     maximum=20, default=0),
              flag("all", "True to let a note and the turn it was written from both take a place.", cli="every"),
+             flag("semantic", "True to rank by meaning too, with sentence vectors (needs the semantic extra "
+                  "installed); false for words only. Left out: as the memory's config says.", default=None),
          ), _recall, read_only=True, idempotent=True, cli="recall"),
     Tool("remember", "Remember", "Keep a fact for the long term as one memory (one commit), or, with to, a "
          "durable rule or correction (a preference, a convention) in a pinned system/ note.",

@@ -24,10 +24,13 @@ TIERS = click.Choice(["episodic", "foundational", "constitutive"])
 @click.option("--context", type=click.IntRange(0, 20), default=0, metavar="N",
               help="Show each turn found with the N turns before and after it in its conversation.")
 @click.option("--all", "every", is_flag=True, help="Let a note and the turn it was written from both take a place.")
+@click.option("--semantic/--no-semantic", default=None,
+              help="Rank by meaning too, with sentence vectors (needs pip install 'souveraine[semantic]';"
+                   " default: [recall] semantic).")
 @json_option
 @pass_memory
 def recall_cmd(memory, words, since, until, tier, within, person, limit, private, no_recency, now, context, every,
-               as_json):
+               semantic, as_json):
     """Find what the memory holds: journal turns, memories, people, domains, reference, archive.
 
     Ranked by relevance (BM25), tier, and recency for episodic items; an answer also by the
@@ -49,7 +52,8 @@ def recall_cmd(memory, words, since, until, tier, within, person, limit, private
     if not words and not any((since, until, tier, within, person)):
         raise UsageError("give words to look for, or a filter such as --since 2026-03 or --person ada")
     result = recall(memory, " ".join(words), since=since, until=until, tier=tier, within=within, person=person,
-                    limit=limit, private=private, recency=not no_recency, now=now, context=context, every=every)
+                    limit=limit, private=private, recency=not no_recency, now=now, context=context, every=every,
+                    semantic=semantic)
     if result.readings and not as_json:
         for reading in result.readings:
             span = reading.span

@@ -33,6 +33,8 @@ TOLD_AFTER_DAYS = 10.0  # half-life of the evidence of a turn said after the per
 SAID_BEFORE_DAYS = 1.5  # … and before it (plans)
 SPEAKER_WEIGHT = 0.5    # a turn by the speaker a query names (“Karim”, addressed so) scores this much more
 PERIOD_FLOOR = 0.4      # a turn said in a short period the query names, matching no word: this share of the best match
+SEMANTIC_WEIGHT = 1.0   # with sentence vectors: the document most like the query gains this share of the best match
+SEMANTIC_DEPTH = 60     # … and the documents most like it join the pool (semantic.blend)
 
 
 @dataclass(frozen=True)
@@ -50,6 +52,8 @@ class Ranking:
     period_floor: float = PERIOD_FLOOR   # search.Search._period
     speaker_weight: float = SPEAKER_WEIGHT  # search.Search._speaker
     inflections: bool = True                # query.inflected: "buy" also finds "bought"
+    semantic_weight: float = SEMANTIC_WEIGHT    # semantic.blend, when sentence vectors are used
+    semantic_depth: int = SEMANTIC_DEPTH
 
     def params(self) -> dict[str, float]:
         return {"now": self.now, "half_life": self.half_life_days * DAY,

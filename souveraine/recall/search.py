@@ -73,13 +73,15 @@ def recall(memory: Memory, text: str = "", *, since: date | str | None = None, u
            tier: str | None = None, within: str | None = None, person: str | None = None, limit: int = 10,
            private: bool = False, recency: bool = True, date_phrases: bool = True,
            ranking: Ranking | None = None, now: datetime | date | str | None = None, context: int = 0,
-           every: bool = False) -> Result:
+           every: bool = False, semantic=None) -> Result:
     """The ``limit`` best hits for ``text`` among what the memory holds.
 
     Dates in ``text`` rank, never filter; ``since``/``until`` filter. Relative dates and dates
     without a year count from ``now``, else from the memory's latest turn. ``context`` adds
     that many turns before and after each turn hit; ``every`` lets a derived note and its
-    source turn both take a place.
+    source turn both take a place. ``semantic`` (True, or a ``semantic.Matcher``) adds the
+    documents most like the query in meaning (the optional sentence encoder); None reads
+    ``[recall] semantic`` from the config.
     """
     if limit < 1:
         raise UsageError(f"--limit must be at least 1, not {limit}")
@@ -89,9 +91,10 @@ def recall(memory: Memory, text: str = "", *, since: date | str | None = None, u
     given = _moment(now)
     conn, update = index.fresh(memory)
     try:
+        matcher = _matcher(memory, semantic)     # after the index: its folder keeps the checked config
         try:
             return _search(conn, memory, update, text, since, until, tier, within, person_match, limit, private,
-                           recency, date_phrases, ranking, given, context, every)
+                           recency, date_phrases, ranking, given, context, every, matcher)
         except sqlite3.DatabaseError as exc:
             if str(exc).startswith("fts5:"):        # a query we built wrong: a bug to see, not damage
                 raise
@@ -99,13 +102,13 @@ def recall(memory: Memory, text: str = "", *, since: date | str | None = None, u
             update = index.rebuild(memory)     # corrupt under our feet: a cache, so rebuild it
             conn = index.connect(index.location(memory))
             return _search(conn, memory, update, text, since, until, tier, within, person_match, limit, private,
-                           recency, date_phrases, ranking, given, context, every)
+                           recency, date_phrases, ranking, given, context, every, matcher)
     finally:
         conn.close()
 
 
 def _search(conn, memory, update, text, since, until, tier, within, person_match, limit, private, recency,
-            date_phrases, ranking, given, context, every) -> Result:
+            date_phrases, ranking, given, context, every, matcher=None) -> Result:
     moment, anchor = _anchor(conn, given)
     today = moment.date()
     hard = dates.Span(_bound(since, today, "--since", end=False), _bound(until, today, "--until", end=True))
@@ -125,6 +128,8 @@ def _search(conn, memory, update, text, since, until, tier, within, person_match
     elif found.text and not terms and not person_match:
         return result
     search = Search(terms, person_match, filters, ranking, limit, found.span, every)
+    if matcher is not None and terms:
+        search.likeness = matcher.similarities(conn, found.text)
     result.hits = search.run(conn)
     if len(result.hits) < limit and found.phrases and query.informative(text):
         # The words left once the dates were read found little: the dates' own words may find
@@ -147,6 +152,7 @@ class Search:
     evidence: dates.Span = dates.Span()     # the period the query's dates name
     every: bool = False                     # a derived note beside its source turn
     speaker: str | None = None              # the role a name in the query names (_speaker)
+    likeness: dict[int, float] | None = None    # each document's cosine with the query (semantic.py)
 
     def run(self, conn) -> list[Hit]:
         self._speaker(conn)
@@ -158,6 +164,11 @@ class Search:
         pool = self._pool(conn, kept, match, plan.window, plan)
         named = [t for t in self.terms if len(t.words) == 1 and t.words[0][:1].isupper()]
         _add_names(conn, pool, [*named, *(t for t in plan.dropped if t not in named)], max(MIN_POOL, POOL * self.limit))
+        if self.likeness:
+            from souveraine.recall import semantic
+
+            alike = {i: c for i, c in self.likeness.items() if i in pool} if self.person else self.likeness
+            semantic.blend(pool, alike, self.ranking.semantic_weight, self.ranking.semantic_depth)
         if not pool and len(kept) < len(self.terms):            # the rare words found nothing: try them all
             kept = self.terms
             match = query.both(query.expression(kept), self.person)
@@ -330,6 +341,20 @@ class Search:
         candidates = [diversity.Candidate(i, s, _group(meta[i]), words.get(i, frozenset())) for i, s in scores.items()]
         return [(c.id, c.score) for c in diversity.select(candidates, self.limit, self.ranking.diversity,
                                                           self.ranking.diversity_words)]
+
+
+def _matcher(memory: Memory, semantic):
+    """The sentence-vector matcher asked for (by argument, else by config), or None."""
+    if semantic is None:
+        semantic = memory.config["recall"].get("semantic", False)
+    if not semantic:
+        return None
+    from souveraine.recall import semantic as vectors
+
+    if semantic is True:
+        vectors.require()
+        return vectors.Matcher(vectors.location(memory))
+    return semantic
 
 
 def _add_names(conn, pool: dict[int, float], dropped: list[query.Term], size: int) -> None:

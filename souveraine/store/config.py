@@ -88,6 +88,7 @@ SCHEMA: dict[str, dict[str, Key]] = {
     },
     "recall": {
         "half_life_days": Key((int, float), 30, "recency half-life for episodic items"),
+        "semantic": Key(bool, False, "rank by meaning too, with sentence vectors (needs pip install 'souveraine[semantic]')"),
     },
     "wake": {
         "inner_voice_lines": Key(int, 12, "lines of the inner voice's tail in a wake"),

@@ -1,0 +1,112 @@
+"""Sentence vectors in recall: optional, off by default, and with the real model when installed."""
+
+import json
+
+import pytest
+
+from souveraine.errors import UsageError
+from souveraine.recall import semantic
+from souveraine.recall.search import recall
+
+needs_model = pytest.mark.skipif(not semantic.available(),
+                                 reason=f"the sentence encoder is not installed ({semantic.INSTALL})")
+
+
+def _apprentices(say):
+    """Three apprentices named in three sessions, the word "apprentice" in none of them, among
+    other talk of the bakery that shares the question's words."""
+    placed = say(
+        ("2026-03-02T07:00:00", "user", "Lucas did his first week on the croissant dough, he has good hands", "a"),
+        ("2026-03-02T07:01:00", "assistant", "A good start. Is he staying through the summer?", "a"),
+        ("2026-05-11T07:00:00", "user", "Inès joined us from the CFA, I'm teaching her to shape baguettes", "b"),
+        ("2026-05-11T07:01:00", "assistant", "How is she getting on with the early hours?", "b"),
+        ("2026-07-20T07:00:00", "user", "Bilal starts his training contract with me on Monday", "c"),
+        ("2026-07-20T07:01:00", "assistant", "Congratulations to both of you.", "c"),
+        ("2026-08-01T07:00:00", "user", "Karim has trained his dog to wait by the door", "d"),
+        ("2026-08-02T07:00:00", "user", "Which oven has the best crust? The deck oven, every time", "e"),
+        ("2026-08-03T07:00:00", "user", "the bank has finally approved the loan for the new van", "f"),
+    )
+    return placed[0], placed[2], placed[4]
+
+
+def _turn_on(memory):
+    config = memory.root / "souveraine.toml"
+    text = config.read_text()
+    config.write_text(text.replace("[recall]\n", "[recall]\nsemantic = true\n") if "[recall]\n" in text
+                      else text + "\n[recall]\nsemantic = true\n")
+
+
+def _keys(hits):
+    return [(h.path, h.block) for h in hits]
+
+
+def test_without_asking_recall_ranks_by_words_alone(memory, say):
+    _apprentices(say)
+    assert memory.config["recall"]["semantic"] is False
+    plain = recall(memory, "Which apprentices has Karim trained?")
+    assert _keys(plain.hits) == _keys(recall(memory, "Which apprentices has Karim trained?", semantic=False).hits)
+    assert not semantic.location(memory).exists()           # nothing computed, nothing stored
+
+
+def test_asking_without_the_extra_is_a_one_line_error(memory, say, monkeypatch, invoke):
+    _apprentices(say)
+    monkeypatch.setattr(semantic, "available", lambda: False)
+    with pytest.raises(UsageError, match=r"pip install 'souveraine\[semantic\]'"):
+        recall(memory, "apprentices", semantic=True)
+    result = invoke("recall", "apprentices", "--semantic")
+    assert result.exit_code != 0
+    assert "souveraine[semantic]" in result.output and len(result.output.strip().splitlines()) == 1
+
+
+def test_blend_raises_by_likeness_and_lets_the_most_alike_in():
+    pool = {1: 10.0, 2: 4.0}
+    likeness = {1: 0.1, 2: 0.5, 3: 0.9, 4: 0.3, 5: 0.2}
+    semantic.blend(pool, likeness, weight=1.0, depth=3)      # the 3rd best cosine (0.3) counts as 0
+    assert pool == pytest.approx({1: 10.0, 2: 4.0 + 10.0 * (0.5 - 0.3) / 0.6, 3: 10.0})
+    unchanged = {1: 10.0}
+    semantic.blend(unchanged, likeness, weight=0.0, depth=3)
+    assert unchanged == {1: 10.0}
+
+
+@needs_model
+def test_meaning_finds_the_turns_that_share_no_word_with_the_question(memory, say):
+    lucas, ines, bilal = _apprentices(say)
+    question = "Which apprentices has Karim trained?"
+    words = _keys(recall(memory, question, limit=3, semantic=False).hits)
+    meaning = _keys(recall(memory, question, limit=3, semantic=True).hits)
+    assert len({lucas, ines, bilal} & set(meaning)) > len({lucas, ines, bilal} & set(words))
+    assert len({lucas, ines, bilal} & set(meaning)) >= 2
+
+
+@needs_model
+def test_vectors_are_computed_once_and_follow_the_text(memory, say):
+    _apprentices(say)
+    recall(memory, "apprentice training", semantic=True)
+    store = semantic.Store(semantic.location(memory))
+    try:
+        first = store.conn.execute("SELECT count(*) FROM vectors").fetchone()[0]
+    finally:
+        store.close()
+    assert first >= 9                   # every turn (and init's notes) once
+    calls = []
+    real = semantic.encode
+    semantic.encode = lambda texts, progress=None: calls.append(len(texts)) or real(texts, progress)
+    try:
+        recall(memory, "apprentice training", semantic=True)
+        assert calls == [1]             # the query alone: every document's vector was kept
+        say(("2026-09-01T07:00:00", "user", "Maëlle asked whether she could do her CAP with us", "g"))
+        recall(memory, "apprentice training", semantic=True)
+        assert calls == [1, 1, 1]       # the new turn, then the query
+    finally:
+        semantic.encode = real
+
+
+@needs_model
+def test_the_config_turns_it_on_for_the_cli(memory, say, invoke):
+    lucas, ines, bilal = _apprentices(say)
+    _turn_on(memory)
+    hits = json.loads(invoke("recall", "Which apprentices has Karim trained?", "--limit", "3", "--json").output)
+    assert len({lucas, ines, bilal} & {(h["path"], h["block"]) for h in hits}) >= 2
+    off = json.loads(invoke("recall", "Which apprentices has Karim trained?", "--limit", "3", "--no-semantic",
+                            "--json").output)
+    assert [(h["path"], h["block"]) for h in off] != [(h["path"], h["block"]) for h in hits]
