@@ -25,6 +25,9 @@ RECALL = {
     "--all": ("every", FLAG), "--json": ("as_json", FLAG), "--memory": ("memory_path", str),
 }
 DEFAULTS = {"limit": 10, "context": 0}      # the rest: False for a flag, else None
+# Recall's options the table leaves to Click: given, Click runs the command; left out, the
+# command passes its default, None, which is recall()'s own.
+TO_CLICK = ("--semantic", "--no-semantic")
 
 
 class _Click(Exception):
