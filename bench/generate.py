@@ -75,6 +75,7 @@ class Shape:
     synthesis_every: int = 100       # messages, as [archivist] interval says by default
     seed: int = 1
     end: str = END.isoformat()
+    commits_per_day: int = 1         # more: the day's journal is committed as it grows, its last commit whole
 
     @classmethod
     def years(cls, years: float, **fields) -> "Shape":
@@ -82,7 +83,10 @@ class Shape:
 
     @property
     def key(self) -> str:
-        blob = json.dumps({"version": VERSION, **asdict(self)}, sort_keys=True)
+        fields = asdict(self)
+        if fields["commits_per_day"] == 1:      # the shapes cached before it was a field keep their names
+            del fields["commits_per_day"]
+        blob = json.dumps({"version": VERSION, **fields}, sort_keys=True)
         return f"{self.days}d-" + hashlib.sha256(blob.encode()).hexdigest()[:12]
 
 
@@ -223,6 +227,7 @@ class Life:
             if t is None:
                 self.files.pop(p, None)
         self.count["turns"] += len(turns)
+        self.turns = turns
         return changed
 
     def _conversation(self, day: date) -> tuple[list[journal.Turn], list[tuple[str, journal.Turn]]]:
@@ -440,6 +445,7 @@ def build(root: Path, shape: Shape, progress=None) -> Built:
     importer = subprocess.Popen(["git", "-C", str(root), "fast-import", "--quiet", "--force"],
                                 stdin=subprocess.PIPE, stderr=subprocess.PIPE)
     started, children = time.perf_counter(), _children_cpu()
+    commits = 0
     for n in range(shape.days):
         day = first + timedelta(days=n)
         first_day = {}
@@ -447,7 +453,11 @@ def build(root: Path, shape: Shape, progress=None) -> Built:
             first_day = life.introductions()
             life.files.update(first_day)
         changed = {**first_day, **life.day(day)}
-        importer.stdin.write(_commit_stream(_message(day, changed), _stamp(day), changed, parent if n == 0 else None))
+        parts = _parts(day, changed, life.turns, shape.commits_per_day)
+        for k, (message, part) in enumerate(parts):
+            when = _stamp(day) - 60 * (len(parts) - 1 - k)
+            importer.stdin.write(_commit_stream(message, when, part, parent if commits == 0 else None))
+            commits += 1
         if progress and n % 100 == 99:
             progress(n + 1, shape.days)
     importer.stdin.close()
@@ -455,8 +465,23 @@ def build(root: Path, shape: Shape, progress=None) -> Built:
         raise SystemExit(f"bench: git fast-import failed: {importer.stderr.read().decode()}")
     _git(root, "reset", "-q", "--hard")
     install(root)
-    return Built(root, shape, {**life.count, "days": shape.days, "seconds": round(time.perf_counter() - started, 1),
+    return Built(root, shape, {**life.count, "days": shape.days, "commits": commits + 2, "seconds": round(time.perf_counter() - started, 1),
                                "git_cpu_seconds": round(_children_cpu() - children, 1)})
+
+
+def _parts(day: date, changed: dict, turns: list, count: int) -> list[tuple[str, dict]]:
+    """The day as ``count`` commits, oldest first: the journal as it stood after each of the first
+    count - 1 shares of its turns (appended, as persist commits it), then the whole day."""
+    whole = (_message(day, changed), changed)
+    path = journal.day_path(day)
+    if count == 1 or path not in changed:
+        return [whole]
+    parts = []
+    for k in range(1, count):
+        told = turns[:len(turns) * k // count]
+        text = journal.header(day) + "".join(journal.render(t.at, t.role, t.text, t.session, t.block_id) for t in told)
+        parts.append((f"chore(journal): {day}, {len(told)} turns", {path: text}))
+    return [*parts, whole]
 
 
 def _children_cpu() -> float:
@@ -508,8 +533,10 @@ def main() -> None:
     parser.add_argument("--years", type=float, default=1)
     parser.add_argument("--days", type=int, help="instead of --years")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--commits-per-day", type=int, default=1, help="the day's journal committed as it grows")
     args = parser.parse_args()
-    shape = Shape(days=args.days, seed=args.seed) if args.days else Shape.years(args.years, seed=args.seed)
+    fields = {"seed": args.seed, "commits_per_day": args.commits_per_day}
+    shape = Shape(days=args.days, **fields) if args.days else Shape.years(args.years, **fields)
     started = time.perf_counter()
     built = cached(shape, progress=lambda n, total: print(f"  {n}/{total} days", file=sys.stderr, end="\r"))
     print(f"{built.root}  ({json.dumps(built.stats)}; {time.perf_counter() - started:.1f} s)")

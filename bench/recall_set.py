@@ -114,6 +114,7 @@ SEMANTIC_TRIED = [
     replace(SEMANTIC, name="  semantic depth 10", ranking={"semantic_depth": 10}),
     replace(SEMANTIC, name="  semantic depth 30", ranking={"semantic_depth": 30}),
     replace(SEMANTIC, name="  semantic depth 120", ranking={"semantic_depth": 120}),
+    replace(SEMANTIC, name="  diversity without vectors", ranking={"semantic_diversity": 0.0}),
 ]
 VECTORS = Path(tempfile.gettempdir()) / "souveraine-recall-set-vectors.sqlite"  # a cache: keyed by text
 

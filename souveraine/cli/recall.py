@@ -53,7 +53,7 @@ def recall_cmd(memory, words, since, until, tier, within, person, limit, private
         raise UsageError("give words to look for, or a filter such as --since 2026-03 or --person ada")
     result = recall(memory, " ".join(words), since=since, until=until, tier=tier, within=within, person=person,
                     limit=limit, private=private, recency=not no_recency, now=now, context=context, every=every,
-                    semantic=semantic)
+                    semantic=semantic, progress=progress("sentence vectors", not as_json))
     if result.readings and not as_json:
         for reading in result.readings:
             span = reading.span

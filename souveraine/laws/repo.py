@@ -29,6 +29,29 @@ class Repo:
         return git.run(self.root, *args, input=input, check=check, sealed=not self.inherit,
                        env=self.env, text=False)
 
+    def stream(self, *args: str, block: int = 1 << 20):
+        """git's output in blocks as it comes; GitError (git's last words) when it fails.
+        Left early, the process is ended."""
+        process = self._popen(args)
+        try:
+            while data := process.stdout.read(block):
+                yield data
+            _done(process, args)
+        finally:
+            _end(process)
+
+    def _popen(self, args, stdin=None):
+        import subprocess
+
+        from souveraine.errors import GitError
+
+        environment = git.sealed_env(self.root, self.env) if not self.inherit else {**os.environ, **self.env}
+        try:
+            return subprocess.Popen(["git", "-C", str(self.root), *args], stdin=stdin or subprocess.DEVNULL,
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environment)
+        except FileNotFoundError:
+            raise GitError("git is not installed or not on PATH; install git and try again") from None
+
     def out(self, *args: str, input: bytes | None = None, check: bool = True) -> str:
         return self.run(*args, input=input, check=check).stdout.decode("utf-8", errors="surrogateescape")
 
@@ -46,23 +69,37 @@ class Repo:
         if sized:
             self._fetch(wanted, sized)
         elif wanted:
-            stdout = self.run("cat-file", "--batch", input="".join(n + "\n" for n in wanted).encode()).stdout
-            self._keep(wanted, _parse_batch(stdout, [True] * len(wanted)))
+            self._keep(wanted, self._cat("--batch", wanted, [True] * len(wanted)))
         return {n: self._objects[n] for n in names}
 
     def _fetch(self, wanted: list[str], sized: list[str]) -> None:
         """Contents and sizes from one `git cat-file --batch-command` (git 2.36), or two processes before it."""
-        lines = [f"contents {n}\n" for n in wanted] + [f"info {n}\n" for n in sized]
-        done = self.run("cat-file", "--batch-command", "--buffer", input="".join(lines).encode(), check=False)
-        if done.returncode == 0:
-            found = _parse_batch(done.stdout, [True] * len(wanted) + [False] * len(sized))
-        else:
-            found = _parse_batch(self.run("cat-file", "--batch", input="".join(n + "\n" for n in wanted).encode()).stdout,
-                                 [True] * len(wanted)) if wanted else []
-            found += _parse_batch(self.run("cat-file", "--batch-check", input="".join(n + "\n" for n in sized).encode()).stdout,
-                                  [False] * len(sized))
+        lines = [f"contents {n}" for n in wanted] + [f"info {n}" for n in sized]
+        found = self._cat("--batch-command", lines, [True] * len(wanted) + [False] * len(sized), check=False)
+        if found is None:
+            found = self._cat("--batch", wanted, [True] * len(wanted)) if wanted else []
+            found += self._cat("--batch-check", sized, [False] * len(sized))
         self._keep(wanted, found[:len(wanted)])
         self._sizes.update(zip(sized, found[len(wanted):]))
+
+    def _cat(self, mode: str, lines: list[str], contents: list[bool], check: bool = True) -> list | None:
+        """One `git cat-file` over ``lines``, its answers read as they come (fed by another thread,
+        so neither side waits on a full pipe); None when git fails and ``check`` is off."""
+        import subprocess
+        import threading
+
+        args = ("cat-file", mode, "--buffer")
+        process = self._popen(args, stdin=subprocess.PIPE)
+        writer = threading.Thread(target=_feed, args=(process.stdin, "".join(n + "\n" for n in lines).encode()),
+                                  daemon=True)
+        writer.start()
+        try:
+            found = _answers(process.stdout, contents)
+            writer.join()
+            failed = _done(process, args, check)
+        finally:
+            _end(process)
+        return None if failed or found is None else found
 
     def _keep(self, names: list[str], found: list) -> None:
         self._objects.update(zip(names, found))
@@ -104,14 +141,15 @@ class Repo:
 _HASHES = {40: hashlib.sha1, 64: hashlib.sha256}   # a blob's id by the repository's object format
 
 
-def _parse_batch(stdout: bytes, contents: list[bool]) -> list:
-    """Per name asked: `<oid> <type> <size>\\n` then, when its content was asked (``contents``),
-    `<content>\\n`; or `<name> missing\\n`. The content (bytes) or the size (int) of a blob; None else."""
-    found, at = [], 0
+def _answers(stdout, contents: list[bool]) -> list | None:
+    """Per line asked: `<oid> <type> <size>\\n` then, when its content was asked (``contents``),
+    `<content>\\n`; or `<name> missing\\n`. The content (bytes) or size (int) of a blob; None for
+    anything else. None for all when git's answers stop short (it failed)."""
+    found = []
     for content in contents:
-        end = stdout.index(b"\n", at)
-        header = stdout[at:end].split(b" ")
-        at = end + 1
+        header = stdout.readline().split()
+        if not header:
+            return None
         if len(header) != 3 or not header[2].isdigit():
             found.append(None)  # missing or ambiguous
             continue
@@ -119,6 +157,39 @@ def _parse_batch(stdout: bytes, contents: list[bool]) -> list:
         if not content:
             found.append(size if header[1] == b"blob" else None)
             continue
-        found.append(stdout[at:at + size] if header[1] == b"blob" else None)
-        at += size + 1
+        data = stdout.read(size)
+        stdout.read(1)
+        found.append(data if header[1] == b"blob" else None)
     return found
+
+
+def _feed(stdin, data: bytes) -> None:
+    try:
+        stdin.write(data)
+        stdin.close()
+    except (BrokenPipeError, OSError):   # git ended early: its exit status tells why
+        pass
+
+
+def _done(process, args, check: bool = True) -> bool:
+    """Whether git failed; with ``check``, GitError with its last words instead."""
+    from souveraine.errors import GitError
+
+    error = process.stderr.read().decode(errors="replace")
+    if process.wait() == 0:
+        return False
+    if check:
+        raise GitError(f"git {args[0]} failed: {git._last_line(error) or 'exit ' + str(process.returncode)}")
+    return True
+
+
+def _end(process) -> None:
+    if process.poll() is None:
+        process.kill()
+    process.wait()
+    for pipe in (process.stdin, process.stdout, process.stderr):
+        if pipe is not None and not pipe.closed:
+            try:
+                pipe.close()
+            except OSError:
+                pass

@@ -155,31 +155,62 @@ def commits(repo: Repo, revs: list[str], chunk: int = 400):
 
     Yields lists of snapshots, so a caller can read each chunk's blobs in one batch; each
     chunk reads through a sibling of ``repo`` with a cache of its own, dropped with the chunk.
+    One `git log --raw` streams every commit with its changes; a merge's changes against
+    each parent come from one `git diff-tree --stdin` for the chunk's merges.
     """
-    listing = repo.out("log", "-z", "--reverse", "--format=%H %P%n%B", *revs, "--")
-    records = [r for r in listing.split("\0") if r.strip()]
-    for start in range(0, len(records), chunk):
-        yield _snapshots(repo.sibling(), records[start:start + chunk])
+    pending: list[tuple[str, list[str], str, list[Entry]]] = []
+    for record in _log(repo, revs):
+        pending.append(record)
+        if len(pending) == chunk:
+            yield _snapshots(repo.sibling(), pending)
+            pending = []
+    if pending:
+        yield _snapshots(repo.sibling(), pending)
 
 
-def _snapshots(repo: Repo, records: list[str]) -> list[Snapshot]:
-    heads = []
-    for record in records:
-        first, _, message = record.partition("\n")
-        commit, *parents = first.split()
-        heads.append((commit, parents, message))
-    lines = [f"{c} {p}" for c, parents, _ in heads for p in parents] + [c for c, parents, _ in heads if not parents]
-    raw = repo.out("diff-tree", "--stdin", "--always", "--root", "-r", "--raw", "-z", "--no-renames",
-                   input=("\n".join(lines) + "\n").encode())
-    blocks = _blocks(raw)
-    diffs: dict[tuple[str, str | None], list[Entry]] = {}
-    for line, block in zip(lines, blocks):
-        commit, _, parent = line.partition(" ")
-        diffs[(commit, parent or None)] = block
+def _log(repo: Repo, revs: list[str]):
+    """(commit, parents, message, entries against its parent) per commit, oldest first, as git
+    writes them: `-z` tokens, a commit's head and message, then its raw entries in pairs."""
+    args = ("log", "-z", "--reverse", "--format=%H %P%n%B", "--raw", "-r", "--root", "--no-renames", "--no-abbrev",
+            *revs, "--")
+    current, meta, rest = None, None, b""
+    for data in repo.stream(*args):
+        tokens = (rest + data).split(b"\0")
+        rest = tokens.pop()
+        for raw in tokens:
+            token = raw.decode("utf-8", errors="surrogateescape")
+            if meta is not None:
+                entry = _entry(meta, token)
+                if entry is not None:
+                    current[3].append(entry)
+                meta = None
+            elif token.startswith((":", "\n:")):
+                meta = token.lstrip("\n")
+            elif token:
+                if current is not None:
+                    yield current
+                first, _, message = token.partition("\n")
+                commit, *parents = first.split()
+                current = (commit, parents, message, [])
+    if rest:
+        raise ValueError("git log's output ended inside a record")
+    if current is not None:
+        yield current
+
+
+def _snapshots(repo: Repo, records: list[tuple[str, list[str], str, list[Entry]]]) -> list[Snapshot]:
+    merges = [f"{c} {p}" for c, parents, _, _ in records if len(parents) > 1 for p in parents]
+    diffs: dict[tuple[str, str], list[Entry]] = {}
+    if merges:   # git log shows no changes for a merge: each parent's, from diff-tree
+        raw = repo.out("diff-tree", "--stdin", "--always", "-r", "--raw", "-z", "--no-renames",
+                       input=("\n".join(merges) + "\n").encode())
+        for line, block in zip(merges, _blocks(raw)):
+            commit, _, parent = line.partition(" ")
+            diffs[(commit, parent)] = block
     out = []
-    for commit, parents, message in heads:
-        keys = [(commit, p) for p in parents] or [(commit, None)]
-        out.append(Snapshot(repo, commit, parents, [diffs[k] for k in keys], message))
+    for commit, parents, message, entries in records:
+        found = [diffs[(commit, p)] for p in parents] if len(parents) > 1 else [entries]
+        out.append(Snapshot(repo, commit, parents, found, message))
     return out
 
 

@@ -43,13 +43,17 @@ class Tree:
             self.prefetch(self._names[folder])
         return self._names[folder]
 
-    def witnessed(self) -> list[str]:
-        """Every memory that may be elevated or witnessed: a superset, found by `git grep` in C."""
-        where = (self.commit,) if self.commit else ("--cached",)
-        done = self.repo.run("grep", "-l", "-z", "-F", "-e", "foundational", "-e", "constitutive", *where,
+    def witnessed(self, kept: bool = False) -> list[str]:
+        """Every memory that may be elevated or witnessed: a superset, found by `git grep` in C;
+        ``kept`` (the standing check of a commit): moved on from the last search by the change
+        instead (laws/candidates.py). A replay's commits search afresh, leaving that list be."""
+        from souveraine.laws import candidates
+
+        if self.commit:
+            return candidates.at(self.repo, self.commit) if kept else candidates.grep(self.repo, self.commit)
+        done = self.repo.run("grep", "-l", "-z", "-F", "-e", "foundational", "-e", "constitutive", "--cached",
                              "--", FOLDER + "*.md", check=False)
-        found = [p.split(":", 1)[1] if self.commit else p for p in done.stdout.decode().split("\0") if p]
-        return [p for p in found if p.startswith(FOLDER)]
+        return [p for p in done.stdout.decode().split("\0") if p and p.startswith(FOLDER)]
 
     @property
     def project_id(self) -> str:
@@ -143,7 +147,7 @@ def standing(repo, commit: str, progress=None) -> tuple[int, list[Breach]]:
         if relpath.endswith(".md"):
             out += [_breach(relpath, "identity", p) for p in integrity.identity(relpath, tree.read(relpath), None, tree)]
     out += [_breach("", "self_witness", p) for p in integrity.wall(tree)]
-    candidates = tree.witnessed()
+    candidates = tree.witnessed(kept=True)
     out += _memories(tree, candidates, progress)
     out += [_breach(EFFECTIVE, "effective", p) for p in integrity.effective(tree)]
     return len(candidates), out

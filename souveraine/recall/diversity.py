@@ -4,7 +4,8 @@
 top ten with one session's turns about one book. Each pick here is the candidate whose score
 (as a share of the best) minus ``PENALTY`` × its likeness to what was already picked is
 highest. Two hits are alike when they come from the same conversation (a turn's session, a
-note's own file, a derived note's source session) and when they matched the same query words.
+note's own file, a derived note's source session) and when they matched the same query words;
+with sentence vectors (semantic.py), also as far as they mean the same.
 """
 
 from dataclasses import dataclass, field
@@ -20,10 +21,11 @@ class Candidate:
     score: float
     group: str                                  # what counts as one conversation
     words: frozenset = field(default_factory=frozenset)
+    vector: object = None                       # a unit vector, with sentence vectors
 
 
 def select(candidates: list[Candidate], limit: int, penalty: float = PENALTY,
-           words: float = WORDS) -> list[Candidate]:
+           words: float = WORDS, vectors: float = 0.0) -> list[Candidate]:
     """``limit`` candidates, best first, each as unlike the ones before it as its score allows."""
     pool = sorted(candidates, key=lambda c: -c.score)[:max(limit * POOL, limit)]
     if not pool or penalty <= 0:
@@ -36,13 +38,16 @@ def select(candidates: list[Candidate], limit: int, penalty: float = PENALTY,
         best = pool.pop(at)
         alike.pop(at)
         chosen.append(best)
-        alike = [likeness(c, best, words) if a is None else max(a, likeness(c, best, words))
+        alike = [likeness(c, best, words, vectors) if a is None else max(a, likeness(c, best, words, vectors))
                  for a, c in zip(alike, pool)]
     return chosen
 
 
-def likeness(a: Candidate, b: Candidate, words: float = WORDS) -> float:
+def likeness(a: Candidate, b: Candidate, words: float = WORDS, vectors: float = 0.0) -> float:
     same = 1.0 if a.group and a.group == b.group else 0.0
     union = a.words | b.words
     shared = len(a.words & b.words) / len(union) if union else 0.0
-    return (1.0 - words) * same + words * shared
+    out = (1.0 - words) * same + words * shared
+    if vectors and a.vector is not None and b.vector is not None:
+        out = (1.0 - vectors) * out + vectors * max(0.0, float(a.vector @ b.vector))
+    return out

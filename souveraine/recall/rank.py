@@ -35,6 +35,7 @@ SPEAKER_WEIGHT = 0.5    # a turn by the speaker a query names (“Karim”, addr
 PERIOD_FLOOR = 0.4      # a turn said in a short period the query names, matching no word: this share of the best match
 SEMANTIC_WEIGHT = 1.0   # with sentence vectors: the document most like the query gains this share of the best match
 SEMANTIC_DEPTH = 60     # … and the documents most like it join the pool (semantic.blend)
+SEMANTIC_DIVERSITY = 0.5    # with vectors, two hits are alike by this share as their cosine says
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,7 @@ class Ranking:
     inflections: bool = True                # query.inflected: "buy" also finds "bought"
     semantic_weight: float = SEMANTIC_WEIGHT    # semantic.blend, when sentence vectors are used
     semantic_depth: int = SEMANTIC_DEPTH
+    semantic_diversity: float = SEMANTIC_DIVERSITY  # diversity.likeness: the share of likeness in meaning
 
     def params(self) -> dict[str, float]:
         return {"now": self.now, "half_life": self.half_life_days * DAY,

@@ -73,7 +73,7 @@ def recall(memory: Memory, text: str = "", *, since: date | str | None = None, u
            tier: str | None = None, within: str | None = None, person: str | None = None, limit: int = 10,
            private: bool = False, recency: bool = True, date_phrases: bool = True,
            ranking: Ranking | None = None, now: datetime | date | str | None = None, context: int = 0,
-           every: bool = False, semantic=None) -> Result:
+           every: bool = False, semantic=None, progress=None) -> Result:
     """The ``limit`` best hits for ``text`` among what the memory holds.
 
     Dates in ``text`` rank, never filter; ``since``/``until`` filter. Relative dates and dates
@@ -81,7 +81,8 @@ def recall(memory: Memory, text: str = "", *, since: date | str | None = None, u
     that many turns before and after each turn hit; ``every`` lets a derived note and its
     source turn both take a place. ``semantic`` (True, or a ``semantic.Matcher``) adds the
     documents most like the query in meaning (the optional sentence encoder); None reads
-    ``[recall] semantic`` from the config.
+    ``[recall] semantic`` from the config; ``progress(done, total)`` is told while documents
+    new to it are encoded.
     """
     if limit < 1:
         raise UsageError(f"--limit must be at least 1, not {limit}")
@@ -91,7 +92,7 @@ def recall(memory: Memory, text: str = "", *, since: date | str | None = None, u
     given = _moment(now)
     conn, update = index.fresh(memory)
     try:
-        matcher = _matcher(memory, semantic)     # after the index: its folder keeps the checked config
+        matcher = _matcher(memory, semantic, progress)     # after the index: its folder keeps the checked config
         try:
             return _search(conn, memory, update, text, since, until, tier, within, person_match, limit, private,
                            recency, date_phrases, ranking, given, context, every, matcher)
@@ -129,7 +130,7 @@ def _search(conn, memory, update, text, since, until, tier, within, person_match
         return result
     search = Search(terms, person_match, filters, ranking, limit, found.span, every)
     if matcher is not None and terms:
-        search.likeness = matcher.similarities(conn, found.text)
+        search.meaning = matcher.meaning(conn, found.text)
     result.hits = search.run(conn)
     if len(result.hits) < limit and found.phrases and query.informative(text):
         # The words left once the dates were read found little: the dates' own words may find
@@ -152,7 +153,7 @@ class Search:
     evidence: dates.Span = dates.Span()     # the period the query's dates name
     every: bool = False                     # a derived note beside its source turn
     speaker: str | None = None              # the role a name in the query names (_speaker)
-    likeness: dict[int, float] | None = None    # each document's cosine with the query (semantic.py)
+    meaning: "object | None" = None         # semantic.Meaning: the query's likeness to each document
 
     def run(self, conn) -> list[Hit]:
         self._speaker(conn)
@@ -164,10 +165,11 @@ class Search:
         pool = self._pool(conn, kept, match, plan.window, plan)
         named = [t for t in self.terms if len(t.words) == 1 and t.words[0][:1].isupper()]
         _add_names(conn, pool, [*named, *(t for t in plan.dropped if t not in named)], max(MIN_POOL, POOL * self.limit))
-        if self.likeness:
+        if self.meaning:
             from souveraine.recall import semantic
 
-            alike = {i: c for i, c in self.likeness.items() if i in pool} if self.person else self.likeness
+            likeness = self.meaning.likeness
+            alike = {i: c for i, c in likeness.items() if i in pool} if self.person else likeness
             semantic.blend(pool, alike, self.ranking.semantic_weight, self.ranking.semantic_depth)
         if not pool and len(kept) < len(self.terms):            # the rare words found nothing: try them all
             kept = self.terms
@@ -338,23 +340,21 @@ class Search:
             _one_per_source(scores, meta)
         ordered = sorted(scores, key=lambda i: -scores[i])[:self.limit * diversity.POOL]
         words = _words(conn, terms, ordered)
-        candidates = [diversity.Candidate(i, s, _group(meta[i]), words.get(i, frozenset())) for i, s in scores.items()]
+        vectors = self.meaning.vectors if self.meaning else {}
+        candidates = [diversity.Candidate(i, s, _group(meta[i]), words.get(i, frozenset()), vectors.get(i))
+                      for i, s in scores.items()]
         return [(c.id, c.score) for c in diversity.select(candidates, self.limit, self.ranking.diversity,
-                                                          self.ranking.diversity_words)]
+                                                          self.ranking.diversity_words,
+                                                          self.ranking.semantic_diversity)]
 
 
-def _matcher(memory: Memory, semantic):
+def _matcher(memory: Memory, semantic, progress=None):
     """The sentence-vector matcher asked for (by argument, else by config), or None."""
-    if semantic is None:
-        semantic = memory.config["recall"].get("semantic", False)
-    if not semantic:
-        return None
+    if semantic is False or (semantic is None and not memory.config["recall"].get("semantic", False)):
+        return None             # the default: nothing of semantic.py is imported
     from souveraine.recall import semantic as vectors
 
-    if semantic is True:
-        vectors.require()
-        return vectors.Matcher(vectors.location(memory))
-    return semantic
+    return vectors.matcher(memory, semantic, progress)
 
 
 def _add_names(conn, pool: dict[int, float], dropped: list[query.Term], size: int) -> None:

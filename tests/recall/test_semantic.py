@@ -101,6 +101,32 @@ def test_vectors_are_computed_once_and_follow_the_text(memory, say):
         semantic.encode = real
 
 
+def test_with_vectors_two_hits_are_alike_as_far_as_they_mean_the_same():
+    np = pytest.importorskip("numpy", reason="numpy comes with the semantic extra")
+    from souveraine.recall.diversity import Candidate, likeness, select
+
+    same, near, far = np.array([1.0, 0.0]), np.array([0.8, 0.6]), np.array([0.0, 1.0])
+    a, b, c = Candidate(1, 1.0, "s1", vector=same), Candidate(2, 0.9, "s2", vector=near), Candidate(3, 0.8, "s3", vector=far)
+    assert likeness(a, b) == 0.0                    # words and sessions alone: nothing in common
+    assert likeness(a, b, vectors=0.5) == pytest.approx(0.4)
+    assert likeness(a, c, vectors=0.5) == 0.0
+    assert [x.id for x in select([a, b, c], 2, penalty=0.3, vectors=0.5)] == [1, 3]
+    assert [x.id for x in select([a, b, c], 2, penalty=0.3)] == [1, 2]
+
+
+@needs_model
+def test_one_matcher_keeps_its_vectors_until_the_index_changes(memory, say):
+    _apprentices(say)
+    matcher = semantic.Matcher(semantic.location(memory))
+    recall(memory, "apprentice training", semantic=matcher)
+    held = matcher._held
+    recall(memory, "who bakes the bread", semantic=matcher)
+    assert matcher._held is held                    # the same matrix: nothing re-read
+    new, = say(("2026-09-01T07:00:00", "user", "Maëlle asked whether she could do her CAP with us", "g"))
+    hits = recall(memory, "Maëlle CAP", semantic=matcher).hits
+    assert matcher._held is not held and (hits[0].path, hits[0].block) == new
+
+
 @needs_model
 def test_the_config_turns_it_on_for_the_cli(memory, say, invoke):
     lucas, ines, bilal = _apprentices(say)
