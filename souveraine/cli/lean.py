@@ -8,7 +8,8 @@ writes it. Whatever the table does not cover — help, --version, an option it d
 a value Click would have to judge, a repeated option, `--`, a word starting with '-', an
 error of any kind, text Click would strip of terminal codes, an output that is not UTF-8 —
 is left to Click, which does it all again from the start: a recall changes nothing but its
-cache, so running it twice is safe.
+cache, so running it twice is safe. So is a terminal's stderr, where Click draws a progress
+bar: the lean path serves programs, which read a pipe.
 """
 
 import sys
@@ -105,6 +106,8 @@ def _recall(root: dict, options: dict, words: list[str]) -> None:
     for stream in (sys.stdout, sys.stderr):
         if stream is None or (getattr(stream, "encoding", "") or "").lower().replace("-", "") != "utf8":
             raise _Click
+    if sys.stderr.isatty():
+        raise _Click            # a person at a terminal: Click's progress bar (sentence vectors) is theirs
     if not words and not any(options[k] for k in ("since", "until", "tier", "within", "person")):
         raise _Click                                    # a usage error: Click's to say
     from souveraine.cli.hits import render_hits
