@@ -80,24 +80,6 @@ class DefaultGroup(click.Group):
         return super().parse_args(ctx, args)
 
 
-def fix_now(text: str | None) -> None:
-    """``--now TIME`` for this process and the hooks it runs; a bad $SOUVERAINE_NOW is named, not a traceback."""
-    import os
-
-    from souveraine.errors import UsageError
-    from souveraine.store.clock import parse_moment
-
-    given = text if text is not None else os.environ.get("SOUVERAINE_NOW")
-    if not given:
-        return
-    what = "--now" if text is not None else "SOUVERAINE_NOW"
-    try:
-        moment = parse_moment(given)
-    except ValueError:
-        raise UsageError(f"{what} is not an ISO 8601 time ({given!r}); write it like 2026-11-30T14:32") from None
-    os.environ["SOUVERAINE_NOW"] = moment.isoformat()
-
-
 def usage_line(exc: click.UsageError, root: click.Group, args: list[str]) -> str:
     """Click's usage error as one line, the fact then where to look: ``no such option '--bandwith'. Did you
     mean '--bandwidth'? See 'souveraine wake --help'.``"""

@@ -3,6 +3,7 @@
 import click
 
 from souveraine.cli.common import emit, json_option, pass_memory, progress, say
+from souveraine.cli.hits import render_hits
 
 KIND_NAMES = {"turn": "turns", "memory": "memories", "person": "people", "domain": "domains",
               "reference": "reference notes", "archive": "archive notes"}
@@ -88,22 +89,6 @@ def index_cmd(memory, rebuild, scan, as_json):
     update = (index.rebuild(memory, progress=progress("indexing", not as_json)) if rebuild
               else index.refresh(memory, scan=scan))
     emit({**index.status(memory), "update": update.to_dict()}, as_json, render_status)
-
-
-def render_hits(hits: list[dict]) -> str:
-    if not hits:
-        return ""
-    lines = []
-    for hit in hits:
-        where = f"{hit['path']}#^{hit['block']}" if hit["block"] else hit["path"]
-        when = (hit["date"] or "undated")[:16].replace("T", " ")
-        lines.append(f"{when:<16}  {hit['tier'] or hit['kind']:<12}  {hit['score']:>6.3f}  {where}")
-        if hit.get("context"):
-            lines.extend(f"  {'>' if turn['hit'] else ' '} {turn['role']:<9} {' '.join(turn['text'].split())}"
-                         for turn in hit["context"])
-        else:
-            lines.append(f"    {hit['snippet']}")
-    return "\n".join(lines)
 
 
 def render_status(data: dict) -> str:

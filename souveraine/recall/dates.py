@@ -19,7 +19,6 @@ A month name counts only with a word or number beside it ("in May", "May 2025", 
 """
 
 import re
-from calendar import monthrange
 from dataclasses import dataclass, field
 from functools import cache
 from datetime import date, timedelta
@@ -449,6 +448,8 @@ def _number(text: str) -> int:
 
 
 def _month_span(year: int, month: int) -> tuple[date, date]:
+    from calendar import monthrange         # only when a date is read: most queries name none
+
     return date(year, month, 1), date(year, month, monthrange(year, month)[1])
 
 

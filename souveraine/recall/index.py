@@ -19,7 +19,6 @@ once queue and the second finds the work done; readers never wait (WAL).
 import json
 import os
 import sqlite3
-import threading
 import time
 from dataclasses import asdict, dataclass
 from functools import lru_cache
@@ -142,13 +141,17 @@ def _open(file: Path) -> sqlite3.Connection:
 
 KEPT = 4                # idle connections kept at most (one per search running at once)
 _kept: list["_Kept"] | None = None      # idle, oldest first; None: each search opens and closes its own
-_keeping = threading.Lock()
+_keeping = None                         # their lock, made by keep_open (the command line needs none)
 
 
 def keep_open() -> None:
     """From now on, what ``fresh`` opens is kept open for the next search in this process (the MCP
     server): a connection's page cache stays warm, and opening and closing cost nothing more."""
-    global _kept
+    import threading
+
+    global _kept, _keeping
+    if _keeping is None:
+        _keeping = threading.Lock()
     with _keeping:
         if _kept is None:
             _kept = []

@@ -8,19 +8,15 @@ import json
 import math
 import os
 import stat
-from dataclasses import dataclass
+from collections import namedtuple
 from pathlib import Path
-from typing import Any
 
 from souveraine.errors import ConfigError
 
-
-@dataclass(frozen=True)
-class Key:
-    type: type | tuple[type, ...]
-    default: Any
-    doc: str
-    positive: bool = False     # a number that must be above 0 (it divides)
+# A key of the schema: its type (or types), its default, its line of documentation, and
+# whether a number must be above 0 (it divides). A named tuple: a command's start builds
+# none of a dataclass's methods for it.
+Key = namedtuple("Key", ("type", "default", "doc", "positive"), defaults=(False,))
 
 
 def _model_keys() -> dict[str, Key]:
@@ -116,17 +112,17 @@ DYNAMIC = {"models": _model_keys()}
 class Config:
     """A checked souveraine.toml: ``config["reflection"]["message_interval"]``."""
 
-    def __init__(self, data: dict[str, Any], path: Path | None = None):
+    def __init__(self, data: dict[str, object], path: Path | None = None):
         self.path = path
         self.data = data
 
-    def __getitem__(self, section: str) -> dict[str, Any]:
+    def __getitem__(self, section: str) -> dict[str, object]:
         return self.data[section]
 
-    def get(self, section: str, key: str) -> Any:
+    def get(self, section: str, key: str) -> object:
         return self.data[section][key]
 
-    def model(self, name: str | None = None) -> dict[str, Any]:
+    def model(self, name: str | None = None) -> dict[str, object]:
         """The [models.<name>] table with defaults; the project's model when no name is given."""
         name = name or self.data["project"]["model"]
         models = self.data["models"]
@@ -168,7 +164,7 @@ def load(path: Path, cache: Path | None = None) -> Config:
 _loaded: dict[str, tuple[str, dict]] = {}      # path -> (its text, the checked table)
 
 
-def _parsed(text: str, path: Path) -> dict[str, Any]:
+def _parsed(text: str, path: Path) -> dict[str, object]:
     import tomllib
 
     try:
@@ -185,7 +181,7 @@ def _schema_mark() -> str:
     return f"{__version__}:{found.st_size}:{found.st_mtime_ns}"
 
 
-def _kept(cache: Path | None, text: str) -> dict[str, Any] | None:
+def _kept(cache: Path | None, text: str) -> dict[str, object] | None:
     """The checked table ``cache`` holds for ``text``; None when it holds another or none."""
     if cache is None:
         return None
@@ -198,7 +194,7 @@ def _kept(cache: Path | None, text: str) -> dict[str, Any] | None:
     return None
 
 
-def _keep(cache: Path | None, text: str, data: dict[str, Any]) -> None:
+def _keep(cache: Path | None, text: str, data: dict[str, object]) -> None:
     """Write the cache, when its folder is there and is no link (a cache is never worth an error)."""
     if cache is None:
         return
@@ -223,9 +219,9 @@ def _copy(value):
     return list(value) if isinstance(value, list) else value
 
 
-def validate(raw: dict[str, Any], where: str = "souveraine.toml") -> dict[str, Any]:
+def validate(raw: dict[str, object], where: str = "souveraine.toml") -> dict[str, object]:
     """Check every key and fill in defaults; raise one ConfigError at the first problem."""
-    data: dict[str, Any] = {}
+    data: dict[str, object] = {}
     for section, value in raw.items():
         if section not in SCHEMA and section not in DYNAMIC:
             raise ConfigError(f"{where}: unknown section [{section}]; known: {', '.join(sorted([*SCHEMA, *DYNAMIC]))}")
@@ -240,18 +236,18 @@ def validate(raw: dict[str, Any], where: str = "souveraine.toml") -> dict[str, A
     return data
 
 
-def defaults() -> dict[str, Any]:
+def defaults() -> dict[str, object]:
     return validate({})
 
 
-def _tables(value: dict[str, Any], section: str, where: str) -> dict[str, dict]:
+def _tables(value: dict[str, object], section: str, where: str) -> dict[str, dict]:
     for name, table in value.items():
         if not isinstance(table, dict):
             raise ConfigError(f"{where}: [{section}] must hold tables like [{section}.{name}], not '{name} = …'")
     return value
 
 
-def _section(table: dict[str, Any], keys: dict[str, Key], name: str, where: str) -> dict[str, Any]:
+def _section(table: dict[str, object], keys: dict[str, Key], name: str, where: str) -> dict[str, object]:
     out = {}
     for key, value in table.items():
         if key not in keys:
@@ -262,7 +258,7 @@ def _section(table: dict[str, Any], keys: dict[str, Key], name: str, where: str)
     return out
 
 
-def _check(value: Any, spec: Key, dotted: str, where: str) -> Any:
+def _check(value: object, spec: Key, dotted: str, where: str) -> object:
     expected = spec.type if isinstance(spec.type, tuple) else (spec.type,)
     if float in expected and isinstance(value, int) and not isinstance(value, bool):
         value = float(value) if expected == (float,) else value
