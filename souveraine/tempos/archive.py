@@ -415,7 +415,7 @@ def model_lines(turns: list[Turn], limits: dict, endpoint: inference.Endpoint, p
             refused, reasons = refused + 1, reasons + [_UNFINISHED if exc.code == "inference_truncated" else "empty answers"]
             continue
         for kind, lines in _sections(answer).items():
-            verdict = guard.check(lines, window)
+            verdict = guard.check(lines, window, facts=True)
             kept, refused = kept + len(verdict.kept), refused + len(verdict.refused)
             reasons += [why for _, why in verdict.refused]
             for text, ids in verdict.kept:
