@@ -68,12 +68,12 @@ _QUESTION = re.compile(r"^\s*(?:what|what's|how|why|when|where|who|which|is|are|
                        r"will|any|anyone|is\s+there)\b(?!.*[.!]\s*$)", re.IGNORECASE)
 # A date phrase names a moment when it holds a figure, a day's or month's name, or a day relative to
 # today; "one afternoon", "all night" or "this year" place nothing worth keeping.
-_SPECIFIC = re.compile(r"\d|\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b"
+_DAY_OR_MONTH = (r"\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\b"
+                 r"|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b")
+_NAMED_DAY = re.compile(_DAY_OR_MONTH, re.IGNORECASE)
+_SPECIFIC = re.compile(r"\d|" + _DAY_OR_MONTH +
                        r"|\b(?:today|tomorrow|tonight|yesterday|next|last|weekend|noon|midnight|christmas|easter)\b",
                        re.IGNORECASE)
-_WEEKDAY_OR_MONTH = re.compile(r"\b(?:mon|tue|wed|thu|fri|sat|sun)[a-z]*day\b|\b(?:january|february|march|april|may|june|july|"
-                               r"august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\b",
-                               re.IGNORECASE)
 # A weekday said as a habit ("on Mondays", "every other Tuesday") is a when as much as a date is.
 _RECURRING = re.compile(r"\b(?:every\s+(?:other\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day|"
                         r"(?:mon|tues|wednes|thurs|fri|satur|sun)days)\b", re.IGNORECASE)
@@ -123,7 +123,7 @@ def _small_talk(sentence: str, names) -> bool:
     no fact, whatever its cue words ("Love it.", "Enjoy your weekend!", "See you tomorrow.")."""
     from souveraine.language import lexicon
 
-    if names or any(ch.isdigit() for ch in sentence) or _WEEKDAY_OR_MONTH.search(sentence):
+    if names or any(ch.isdigit() for ch in sentence) or _NAMED_DAY.search(sentence):
         return False
     words = [w.lower() for w in _WORD.findall(sentence)]
     return 0 < len(words) <= 6 and all(len(w) <= 2 or w in _DAYTIME or lexicon.everyday(w) for w in words)
