@@ -113,16 +113,18 @@ def _recall(root: dict, options: dict, words: list[str]) -> None:
     from souveraine.cli.hits import render_hits
     from souveraine.cli.now import fix_now
     from souveraine.laws import inprocess
+    from souveraine.recall import warm
     from souveraine.recall.search import recall
     from souveraine.store.memory import Memory
 
     fix_now(root["now"])
     inprocess.enable()
     memory = Memory.find(options["memory_path"] or root["memory_path"])
-    result = recall(memory, " ".join(words), since=options["since"], until=options["until"], tier=options["tier"],
-                    within=options["within"], person=options["person"], limit=options["limit"],
-                    private=options["private"], recency=not options["no_recency"], now=options["now"],
-                    context=options["context"], every=options["every"])
+    asked = dict(since=options["since"], until=options["until"], tier=options["tier"], within=options["within"],
+                 person=options["person"], limit=options["limit"], private=options["private"],
+                 recency=not options["no_recency"], now=options["now"], context=options["context"],
+                 every=options["every"])
+    result = warm.recall(memory, " ".join(words), **asked) or recall(memory, " ".join(words), **asked)
     told = []
     if result.readings and not options["as_json"]:
         for reading in result.readings:
