@@ -112,9 +112,11 @@ def build(root: Path | str) -> MemoryServer:
 
 def _keep_warm(root: Path) -> None:
     """Sentence vectors at hand for every recall: the model loads in the background now, so
-    ``[recall] semantic = "auto"`` uses it once loaded and never waits for it."""
-    from souveraine.recall import semantic
+    ``[recall] semantic = "auto"`` uses it once loaded and never waits for it. The recalls
+    run here, not through a recall server: this process is as warm."""
+    from souveraine.recall import semantic, warm
 
+    warm.answer_here()
     memory = Memory(root)
     try:
         if semantic.mode(memory) is not False and semantic.available():

@@ -15,7 +15,6 @@ the index, never stale (a changed text is a new key), kept across index rebuilds
 the extra nothing here is imported and recall ranks exactly as it does without it.
 """
 
-import hashlib
 import os
 import sqlite3
 import threading
@@ -95,6 +94,8 @@ def encode(texts: list[str], progress=None):
 
 
 def key(text: str) -> bytes:
+    import hashlib          # here: a recall that only asks whether the extra is installed imports no OpenSSL
+
     return hashlib.blake2b(f"{MODEL}\0{text}".encode(), digest_size=16).digest()
 
 
@@ -164,8 +165,8 @@ class Matcher:
         return Meaning(dict(zip(ids, (matrix @ query).tolist())), by_id)
 
     def vectors(self, conn, wait: bool = True) -> tuple | None:
-        state = _state(conn)
-        if self._held and self._held[0] == state:
+        found = state(conn)
+        if self._held and self._held[0] == found:
             return self._held[1:]
         import numpy as np
 
@@ -194,7 +195,7 @@ class Matcher:
         ids = sorted(self._rows)
         matrix = (np.stack([self._rows[i] for i in ids]).astype(np.float32) if ids
                   else np.zeros((0, DIMENSIONS), np.float32))
-        self._held = (state, ids, matrix, dict(zip(ids, matrix)))
+        self._held = (found, ids, matrix, dict(zip(ids, matrix)))
         return self._held[1:]
 
 
@@ -211,13 +212,22 @@ def _texts(conn, ids: set[int], whole: bool) -> dict[int, str]:
     return out
 
 
-def missing(conn, file: Path) -> list[tuple[bytes, str]]:
-    """The texts of the index's documents whose vectors the store lacks (oldest first), by key."""
+def missing(conn, file: Path, known: set[int] | None = None) -> list[tuple[bytes, str]]:
+    """The texts of the index's documents whose vectors the store lacks (oldest first), by key;
+    ``known``: documents already looked at, left out (a long-lived caller keeps the set)."""
+    if known is None:
+        rows = conn.execute("SELECT id, coalesce(title, ''), coalesce(body, '') FROM docs ORDER BY id")
+        texts = {doc_id: _text(title, body) for doc_id, title, body in rows}
+    else:
+        present = {doc_id for (doc_id,) in conn.execute("SELECT id FROM docs")}
+        new = present - known
+        texts = _texts(conn, new, whole=len(new) > len(present) // 2)
+        known.intersection_update(present)
+        known.update(new)
     keys = {}
-    for _, title, body in conn.execute("SELECT id, coalesce(title, ''), coalesce(body, '') FROM docs ORDER BY id"):
-        text = _text(title, body)
-        if text:
-            keys.setdefault(key(text), text)
+    for doc_id in sorted(texts):
+        if texts[doc_id]:
+            keys.setdefault(key(texts[doc_id]), texts[doc_id])
     store = Store(file)
     try:
         held = store.get(list(keys))
@@ -226,13 +236,14 @@ def missing(conn, file: Path) -> list[tuple[bytes, str]]:
     return [(k, text) for k, text in keys.items() if k not in held]
 
 
-def fill(conn, file: Path, progress=None, pause=None, batch: int = BATCH) -> int:
+def fill(conn, file: Path, progress=None, pause=None, batch: int = BATCH, known: set[int] | None = None) -> int:
     """Compute the vectors the store lacks for the index's documents, a batch at a time, so no
     query pays for them; ``pause()`` is called before each batch (a server waits there while it
-    answers). Returns how many were computed."""
+    answers); ``known`` as for ``missing`` (on an error it may hold documents not filled: start
+    again with an empty set). Returns how many were computed."""
     import numpy as np
 
-    todo = missing(conn, file)
+    todo = missing(conn, file, known)
     if progress:
         progress(0, len(todo))
     store = Store(file)
@@ -312,7 +323,7 @@ def matcher(memory, asked, progress=None) -> "Matcher | _AtHand | None":
     return Matcher(location(memory), progress)
 
 
-def _state(conn) -> tuple:
+def state(conn) -> tuple:
     """What the index holds, in a few numbers: its documents, and the files they were read from
     as the index saw them (a file read again has a new size or time). Sub-millisecond."""
     file = next(row[2] for row in conn.execute("PRAGMA database_list") if row[1] == "main")

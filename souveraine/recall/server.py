@@ -230,16 +230,20 @@ class Server:
         except Exception:
             traceback.print_exc(file=sys.stderr)
             return
-        seen = None
+        seen, known = None, set()
         while not self.stopping.is_set():
             try:
                 conn, _ = index.fresh(Memory(self.root))
                 try:
-                    state = semantic._state(conn)
+                    state = semantic.state(conn)
                     if state != seen:
                         with self.lock:
                             self.filling = True
-                        made = semantic.fill(conn, self.file, pause=self._yield, batch=FILL_BATCH)
+                        try:
+                            made = semantic.fill(conn, self.file, pause=self._yield, batch=FILL_BATCH, known=known)
+                        except BaseException:
+                            known.clear()       # look at every document again next time
+                            raise
                         self.filled += made
                         seen = state
                         if made:

@@ -150,11 +150,20 @@ class _Reading:
         self.since, self.until = since, until
 
 
+_here = False       # this process answers its own queries, warm (the MCP server, the recall server)
+
+
+def answer_here() -> None:
+    """From now on this process runs its recalls itself: it keeps its own index and model warm."""
+    global _here
+    _here = True
+
+
 def recall(memory, text: str, **options) -> Answer | None:
     """The answer of this memory's warm server to a recall (``options`` as search.recall's), or
-    None: run it here. Where ``[recall] semantic`` is "auto" and the sentence encoder is
-    installed, a recall no server answered starts one in the background for the next."""
-    if os.environ.get(OFF) or os.environ.get("SOUVERAINE_NOW"):
+    None: run it here. Where ``[recall] semantic`` is "auto" or true and the sentence encoder
+    is installed, a recall no server answered starts one in the background for the next."""
+    if _here or os.environ.get(OFF) or os.environ.get("SOUVERAINE_NOW"):
         return None                 # another clock is this process's alone
     configured = memory.config["recall"].get("semantic")
     asked = configured if options.get("semantic") is None else options["semantic"]
@@ -162,7 +171,7 @@ def recall(memory, text: str, **options) -> Answer | None:
     answer = talk(memory.root, request, WAIT_FOR_MODEL if asked is True else WAIT)
     if answer is not None and answer.get("ok"):
         return Answer(answer)
-    if answer is None and configured == "auto":
+    if answer is None and configured in ("auto", True):
         start(memory)
     return None
 

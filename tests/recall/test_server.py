@@ -35,9 +35,13 @@ TURNS = [
 ]
 
 
+def _environ() -> dict:
+    return {k: v for k, v in os.environ.items() if k not in (warm.OFF, "SOUVERAINE_NOW")}
+
+
 def cli(memory_root, *args, served=True, **env):
     """The real command line in its own process; ``served=False`` keeps it off any server."""
-    environ = {k: v for k, v in os.environ.items() if k not in ("SOUVERAINE_NO_SERVER", "SOUVERAINE_NOW")}
+    environ = _environ()
     if not served:
         environ["SOUVERAINE_NO_SERVER"] = "1"
     return subprocess.run([sys.executable, str(ROOT / "bin" / "souveraine"), "--memory", str(memory_root), *args],
@@ -121,6 +125,38 @@ def test_the_lean_path_asks_the_server_too(warm_memory):
     through = cli(warm_memory.root, "recall", "bank loan", "--json", "--limit", "3")
     assert through.returncode == 0 and _served(warm_memory.root) == before + 1
     assert json.loads(through.stdout)[0]["snippet"].startswith("the «bank» has finally approved the «loan»")
+
+
+def test_an_agents_tool_call_is_answered_by_the_server_too(warm_memory):
+    call = ["tools", "--call", "souveraine_recall"]
+    arguments = json.dumps({"query": "croissant dough", "limit": 3, "semantic": False})
+    before = _served(warm_memory.root)
+    through = subprocess.run([sys.executable, str(ROOT / "bin" / "souveraine"), *call], input=arguments,
+                             capture_output=True, text=True, cwd=ROOT,
+                             env={**_environ(), "SOUVERAINE_MEMORY": str(warm_memory.root)})
+    assert through.returncode == 0 and _served(warm_memory.root) == before + 1, through.stderr
+    alone = subprocess.run([sys.executable, str(ROOT / "bin" / "souveraine"), *call], input=arguments,
+                           capture_output=True, text=True, cwd=ROOT,
+                           env={**_environ(), "SOUVERAINE_MEMORY": str(warm_memory.root), warm.OFF: "1"})
+    assert json.loads(through.stdout) == json.loads(alone.stdout) and json.loads(through.stdout)["hits"]
+
+
+LIST_MODULES = """
+import atexit, json, sys
+atexit.register(lambda: print(json.dumps(sorted(sys.modules)), file=sys.stderr))
+from souveraine.cli import main
+main(sys.argv[1:])
+"""
+
+
+def test_a_recall_through_the_server_imports_no_model_nor_click(warm_memory):
+    before = _served(warm_memory.root)
+    done = subprocess.run([sys.executable, "-c", LIST_MODULES, "--memory", str(warm_memory.root), "recall", "van",
+                           "--json"], capture_output=True, text=True, cwd=ROOT, env=_environ())
+    assert done.returncode == 0 and _served(warm_memory.root) == before + 1
+    found = {name.split(".")[0] for name in json.loads(done.stderr.strip().splitlines()[-1])}
+    assert "socket" in found
+    assert not found & {"click", "torch", "numpy", "sentence_transformers", "transformers", "git", "typing"}
 
 
 @needs_model
@@ -227,3 +263,12 @@ def test_a_long_runtime_folder_falls_back_to_a_short_path(tmp_path, monkeypatch)
     path = warm.socket_path(tmp_path)
     assert len(path) <= warm.SOCKET_ROOM and path.endswith(".sock")
     assert path == warm.socket_path(tmp_path)                       # the same memory, the same place
+
+
+@needs_model
+def test_index_vectors_computes_what_is_missing_once(quiet_memory, invoke):
+    first = json.loads(invoke("index", "--vectors", "--json", memory_root=quiet_memory.root).output)["vectors"]
+    assert first["computed"] >= 4 and first["held"] >= first["computed"]
+    _write(quiet_memory, TURNS[4:5])
+    again = json.loads(invoke("index", "--vectors", "--json", memory_root=quiet_memory.root).output)["vectors"]
+    assert again["computed"] == 1 and again["held"] == first["held"] + 1
