@@ -8,7 +8,7 @@ A record whose socket refuses (the server died) is removed, with its socket, and
 runs in the process as if no server had been there.
 
 Cheap on purpose: the command line pays for this module on every recall (one small file
-read, one connect), so it imports only ``json``, ``os`` and, to talk, ``socket``.
+read, one connect), so it imports only ``json``, ``os`` and, to talk, ``_socket``.
 """
 
 import json
@@ -85,9 +85,9 @@ def talk(root, request: dict, wait: float | None = WAIT) -> dict | None:
     record = read_record(root)
     if record is None:
         return None
-    import socket
+    import _socket          # the socket module's C core: ``socket`` itself imports enum, a third of a client's start
 
-    client = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    client = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
     try:
         client.settimeout(wait)
         try:
