@@ -43,9 +43,9 @@ def mask_code(text: str, inline: bool = False) -> str:
     """The text with fenced code blocks (and, if asked, `inline code`) blanked out, same length."""
     blank = lambda m: re.sub(r"[^\n]", " ", m[0])  # noqa: E731
     if "```" in text or "~~~" in text:
-        from souveraine.language import markdown     # CommonMark decides where a fence closes
+        from souveraine.language import markdown     # CommonMark's pairing of fences
 
-        fenced = markdown.code_lines(text, indented=False)
+        fenced = markdown.fenced_lines(text)
         if fenced:
             text = "\n".join(" " * len(line) if n in fenced else line for n, line in enumerate(text.split("\n")))
         text = _OPEN_FENCE.sub(blank, text)    # one a line's words open: "here: ```print(1)```"

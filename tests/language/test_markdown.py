@@ -107,3 +107,14 @@ def test_blocks_agree_with_blank_line_splitting_on_the_project_notes_where_they_
         assert [b for b in prose if b not in new] == [], path.name
         agreed += len(prose)
     assert agreed >= 150
+
+
+def test_fences_paired_without_the_parser_are_those_commonmark_reads():
+    import random
+
+    pool = ["```", "```python", "````", "~~~", "~~~~ text", "``` `", "  ```", "> ```", "- ```", "<div>",
+            "code = 1", "", "- item", "    indented", "# heading", "~~~~", "````md", "text ```x``` here"]
+    rng = random.Random(7)
+    for _ in range(3000):
+        text = "\n".join(rng.choice(pool) for _ in range(rng.randint(1, 9))) + rng.choice(["", "\n"])
+        assert markdown.fenced_lines(text) == markdown.code_lines(text, indented=False), text
