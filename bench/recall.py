@@ -2,7 +2,7 @@
 
     python bench/recall.py [--years 1,10] [--turns-per-day 40] [--json]
     python bench/recall.py --side-by-side [--repeat 9]
-    python bench/recall.py --served [--years 1,10] [--vector-days 30] [--repeat 5]
+    python bench/recall.py --served [--years 1,10] [--vector-days 30] [--random-vectors] [--repeat 5]
 
 ``--side-by-side`` times what an agent pays, the memories of each size taken in turn within
 each round so machine noise falls on both alike: ``souveraine recall WORDS`` in a fresh
@@ -204,6 +204,30 @@ def served(roots: dict[str, Path], repeat: int) -> dict:
     return {**out, "load": round(statistics.median(loads), 1)}
 
 
+def random_vectors(root: Path) -> int:
+    """Fill the memory's vector store with random unit vectors under the real keys, so a server
+    has the model to load but nothing to encode: what a query costs at a size whose vectors would
+    take hours to compute here (its ranking is noise; only its time counts)."""
+    import numpy as np
+
+    from souveraine.recall import semantic
+
+    memory = Memory(root)
+    conn, _ = index.fresh(memory)
+    try:
+        todo = semantic.missing(conn, semantic.location(memory))
+    finally:
+        conn.close()
+    made = np.random.default_rng(1).standard_normal((len(todo), semantic.DIMENSIONS)).astype(np.float32)
+    made /= np.linalg.norm(made, axis=1, keepdims=True)
+    store = semantic.Store(semantic.location(memory))
+    try:
+        store.put([(k, made[n].astype(np.float16).tobytes()) for n, (k, _) in enumerate(todo)])
+    finally:
+        store.close()
+    return len(todo)
+
+
 def _set_semantic(root: Path, on: bool) -> None:
     config = root / "souveraine.toml"
     text = config.read_text(encoding="utf-8")
@@ -256,11 +280,15 @@ def main() -> None:
                         help="the CLI through a warm recall server, with and without vectors, beside its floor")
     parser.add_argument("--vector-days", type=int, default=30,
                         help="with --served: the days of the memory served with vectors (its server computes them first)")
+    parser.add_argument("--random-vectors", action="store_true",
+                        help="with --served: also each size served with random vectors (their cost, not their ranking)")
     parser.add_argument("--cache", type=Path, default=generate.CACHE)
     args = parser.parse_args()
     if args.served:
-        shapes = [(f"{args.vector_days} d, vectors", generate.Shape(days=args.vector_days))]
-        shapes += [(f"{years} y", generate.Shape.years(years)) for years in (int(y) for y in args.years.split(","))]
+        sizes = [(f"{years} y", generate.Shape.years(years)) for years in (int(y) for y in args.years.split(","))]
+        shapes = [(f"{args.vector_days} d, vectors", generate.Shape(days=args.vector_days)), *sizes]
+        if args.random_vectors:
+            shapes += [(f"{label}, random vectors", shape) for label, shape in sizes]
         with tempfile.TemporaryDirectory() as tmp:
             roots = {}
             for label, shape in shapes:
@@ -268,6 +296,8 @@ def main() -> None:
                 folder.mkdir()
                 roots[label] = generate.copy_of(generate.cached(shape, cache=args.cache), folder)
                 index.rebuild(Memory(roots[label]))
+                if "random" in label:
+                    random_vectors(roots[label])
             print(json.dumps(served(roots, args.repeat), indent=2))
         return
     os.environ["SOUVERAINE_NOW"] = f"{END.isoformat()}T23:30:00+00:00"
