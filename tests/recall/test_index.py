@@ -289,3 +289,18 @@ def test_which_paths_recall_reads_is_decided_as_a_path_reads_them(relpath):
     expected = (len(parts) > 1 and parts[0] in sources.KINDS and relpath.endswith(".md")
                 and not any(p.startswith(".") for p in parts))
     assert sources.indexed(relpath) == expected
+
+
+def test_a_walk_lists_exactly_the_files_recall_reads(tmp_path):
+    """The walk asks ``indexed`` once a folder; what it finds is what asking of each file gives."""
+    files = ["journal/2026/12/2026-12-01.md", "journal/2026/notes.txt", "journal/.trash/x.md", "journal/2026/.x.md",
+             "people/Inês.md", "people/sub/deep/a.md", "people/sub/.hidden/b.md", "memories/2024/m.md", "memories/m.MD",
+             "archive/a.md.bak", "domains/d.md"]
+    for relpath in files:
+        (tmp_path / relpath).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / relpath).write_text("x\n", encoding="utf-8")
+    folders: dict[str, int] = {}
+    found = set().union(*(index._walk(tmp_path, top, folders) for top in ("journal", "people", "memories", "archive",
+                                                                           "domains")))
+    assert found == {p for p in files if sources.indexed(p)}
+    assert ".trash" not in " ".join(folders) and "people/sub/deep" in folders
