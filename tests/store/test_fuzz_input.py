@@ -243,7 +243,7 @@ def test_user_given_files_are_read_bounded(cases, tmp_path):
 
 def test_links_out_of_the_memory_and_loops_are_never_followed(cases):
     root, outside = cases.memory.root, cases.outside
-    (root / "journal" / "2020" / "01").mkdir(parents=True, exist_ok=True)   # a day no run falls on: today's has turns
+    (root / "journal" / "2020" / "01").mkdir(parents=True, exist_ok=True)
     links = {"people/root.md": outside / "passwd", "memories/evil.md": outside / "passwd",
              "system/human/evil.md": outside / "passwd", "journal/2020/01/2020-01-02.md": outside / "passwd",
              "domains/outside": outside, "people/etc": Path("/etc"),
