@@ -58,3 +58,4 @@ def test_the_hooks_of_a_commit_import_no_heavy_library(memory):
         assert not heavy, (name, sorted(heavy))
         assert not {m for m in hooks[name] if m.startswith(("souveraine.cli", "souveraine.tempos"))}, name
     assert "souveraine.laws.precommit" not in hooks["commit-msg"]
+    assert "site" not in hooks["commit-msg"] and "site" in hooks["pre-commit"]   # python -S: the package alone
