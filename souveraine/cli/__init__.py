@@ -29,9 +29,13 @@ COMMANDS = {
 
 def main(argv=None):
     args = list(sys.argv[1:] if argv is None else argv)
-    from souveraine.cli import lean, lean_persist
+    from souveraine.cli import lean
 
-    if not (lean.run(args) or lean_persist.run(args)):
+    if lean.run(args):
+        return
+    from souveraine.cli import lean_persist
+
+    if not lean_persist.run(args):
         from souveraine.cli.root import cli
 
         cli.main(args=args, prog_name="souveraine")
