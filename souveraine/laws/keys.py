@@ -109,6 +109,8 @@ def _triggered(text: str) -> bool:
 
 def _sk(low: str | bytes) -> bool:
     """`sk` after `_` or `-` (`ed25519_sk`) or standing alone (`sk: …`), not inside a word (`ask`)."""
+    if isinstance(low, bytes):
+        return _SK.search(low) is not None
     sk, marks = ("sk", ("_", "-")) if isinstance(low, str) else (b"sk", (b"_", b"-"))
     at = low.find(sk)
     while at >= 0:
@@ -117,6 +119,10 @@ def _sk(low: str | bytes) -> bool:
             return True
         at = low.find(sk, at + 2)
     return False
+
+
+# The same on bytes, in C: `sk` preceded by `_` or `-`, or with no ASCII letter or digit on either side.
+_SK = re.compile(rb"sk(?:(?<=[_-]sk)|(?<![a-z0-9]sk)(?![a-z0-9]))")
 
 
 def _alnum(char: str | bytes) -> bool:

@@ -49,6 +49,8 @@ class _Olds:
         self.repo, self.olds = repo, olds
 
     def __iter__(self):
+        if not self.olds:
+            return iter(())
         found = self.repo.read(self.olds)
         return iter([found[o] or b"" for o in self.olds])
 
