@@ -10,19 +10,17 @@ reply inherit filled the top ten with them (bench/recall_set.py, dev half: all R
 with every turn passing its match on, 0.460 with questions only).
 """
 
-from dataclasses import dataclass
+from souveraine.record import Record
 
 ANSWER_SHARE = 0.5      # the default of rank.Ranking.answer_share
 SPEAKERS = frozenset({"user", "assistant"})
 
 
-@dataclass
-class Turn:
-    id: int
-    path: str
-    session: str
-    role: str
-    kind: str
+class Turn(Record):
+    __slots__ = _fields = ("id", "path", "session", "role", "kind")
+
+    def __init__(self, id: int, path: str, session: str, role: str, kind: str):
+        self.id, self.path, self.session, self.role, self.kind = id, path, session, role, kind
 
 
 def answers(conn, found: dict[int, "Turn"], asking: bool = False) -> dict[int, int]:
