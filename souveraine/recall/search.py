@@ -13,6 +13,7 @@ are spread over conversations (diversity.py).
 
 import math
 import sqlite3
+import sys
 from datetime import date, datetime, timedelta
 
 from souveraine.errors import UsageError
@@ -354,8 +355,9 @@ class Search(Record):
 
 def _matcher(memory: Memory, semantic, progress=None):
     """The sentence-vector matcher asked for (by argument, else by config), or None."""
-    if semantic is False or (semantic is None and not memory.config["recall"].get("semantic", False)):
-        return None             # the default: nothing of semantic.py is imported
+    asked = memory.config["recall"].get("semantic", False) if semantic is None else semantic
+    if asked is False or (asked == "auto" and "souveraine.recall.semantic" not in sys.modules):
+        return None             # nothing of semantic.py is imported ("auto": a warm process has it already)
     from souveraine.recall import semantic as vectors
 
     return vectors.matcher(memory, semantic, progress)
