@@ -336,3 +336,19 @@ def test_a_replay_judges_alike_without_a_long_lived_cat_file(memory, monkeypatch
     kept = _replayed(memory.root)
     monkeypatch.setattr(repo_module._Open, "ask", lambda self, *a: setattr(self, "usable", False))
     assert _replayed(memory.root) == kept and len(kept) == 2
+
+
+def test_the_printable_classes_spelled_as_a_complement_hold_the_same_characters():
+    """frontmatter's classes are written as what is not printable (cheap to compile); they must hold
+    exactly the printable ranges store.notes.flat reads, less the characters named."""
+    import re
+
+    ranges = [(0x21, 0x7E), (0xA0, 0x2027), (0x202A, 0xD7FF), (0xE000, 0xFEFE), (0xFF00, 0xFFFD), (0x10000, 0x10FFFF)]
+    edges = {c + d for lo, hi in ranges for c in (lo, hi) for d in (-1, 0, 1)} | set(range(0x100))
+    edges |= set(range(0x100, 0x110000, 997))
+    for chars in ("", ":", "#", "'", '"\\', "-?:,[]{}#&*!|>'\"%@`"):
+        cls = re.compile(frontmatter._PRINTABLE_NO(chars) if chars else frontmatter._PRINTABLE)
+        for code in sorted(edges):
+            if 0 <= code <= 0x10FFFF:
+                printable = any(lo <= code <= hi for lo, hi in ranges) and chr(code) not in chars
+                assert (cls.fullmatch(chr(code)) is not None) == printable, (chars, hex(code))
