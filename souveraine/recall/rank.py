@@ -36,6 +36,7 @@ PERIOD_FLOOR = 0.4      # a turn said in a short period the query names, matchin
 SEMANTIC_WEIGHT = 1.0   # with sentence vectors: the document most like the query gains this share of the best match
 SEMANTIC_DEPTH = 60     # … and the documents most like it join the pool (semantic.blend)
 SEMANTIC_DIVERSITY = 0.5    # with vectors, two hits are alike by this share as their cosine says
+SEMANTIC_MORE = 0.5     # … and what is like the best hits gains this share of the best match (semantic.more_like)
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,9 @@ class Ranking:
     semantic_weight: float = SEMANTIC_WEIGHT    # semantic.blend, when sentence vectors are used
     semantic_depth: int = SEMANTIC_DEPTH
     semantic_diversity: float = SEMANTIC_DIVERSITY  # diversity.likeness: the share of likeness in meaning
+    semantic_more: float = SEMANTIC_MORE            # semantic.more_like: the best hits' centroid as a second query
+    prompt_share: float = 0.5           # conversation.PROMPT_SHARE: a turn inherits from the reply after it
+    asking: float = 0.5                 # conversation.ASKING: a turn that ends asking something
 
     def params(self) -> dict[str, float]:
         return {"now": self.now, "half_life": self.half_life_days * DAY,

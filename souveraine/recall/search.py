@@ -171,6 +171,10 @@ class Search:
             likeness = self.meaning.likeness
             alike = {i: c for i, c in likeness.items() if i in pool} if self.person else likeness
             semantic.blend(pool, alike, self.ranking.semantic_weight, self.ranking.semantic_depth)
+            if self.ranking.semantic_more:          # "more like these": what is like the best hits
+                more = semantic.more_like(self.meaning, sorted(pool, key=lambda i: -pool[i])[:semantic.MORE_LIKE])
+                semantic.blend(pool, {i: c for i, c in more.items() if i in pool} if self.person else more,
+                               self.ranking.semantic_more, self.ranking.semantic_depth)
         if not pool and len(kept) < len(self.terms):            # the rare words found nothing: try them all
             kept = self.terms
             match = query.both(query.expression(kept), self.person)
@@ -324,12 +328,17 @@ class Search:
         for asked, answer in found.items():
             if answer in pool or not self.person:           # an answer must name the person itself
                 relevance[answer] = relevance.get(answer, 0.0) + self.ranking.answer_share * pool[asked]
+        if self.ranking.prompt_share and not self.person:  # a turn, through the reply that names what it told
+            for reply, prior in conversation.prompts(conn, turns).items():
+                relevance[prior] = relevance.get(prior, 0.0) + self.ranking.prompt_share * pool[reply]
         meta.update(_meta(conn, [i for i in relevance if i not in meta]))
         meta = {i: m for i, m in meta.items() if _allowed(m, self.filters)}
         told = _told(conn, meta) if not self.evidence.open else {}
         scores = {}
         for doc_id, m in meta.items():
             score = relevance[doc_id] * rank.boost(self.ranking, m["tier"], m["decays"], m["ts"])
+            if m["kind"] == "turn" and m["asks"]:
+                score *= self.ranking.asking
             if self.speaker and m["kind"] == "turn" and m["role"] == self.speaker:
                 score *= 1.0 + self.ranking.speaker_weight
             if not self.evidence.open:
@@ -406,8 +415,8 @@ def _meta(conn, ids) -> dict[int, dict]:
         return {}
     marks = ", ".join("?" * len(ids))
     names = ("id", "path", "block", "kind", "tier", "at", "ts", "decays", "visibility", "role", "session", "source")
-    return {row[0]: dict(zip(names, row)) for row in conn.execute(
-        f"SELECT {', '.join(names)} FROM docs WHERE id IN ({marks})", ids)}
+    return {row[0]: {**dict(zip(names, row)), "asks": conversation.asks(row[-1])} for row in conn.execute(
+        f"SELECT {', '.join(names)}, substr(rtrim(body), -1) FROM docs WHERE id IN ({marks})", ids)}
 
 
 def _allowed(m: dict, filters: tuple[list[str], dict]) -> bool:

@@ -31,6 +31,7 @@ DIMENSIONS = 384
 BATCH = 64
 CHARS = 1500            # the start of a long note is what its vector says (the model reads ~256 tokens)
 INSTALL = "pip install 'souveraine[semantic]'"
+MORE_LIKE = 5           # the best hits whose centroid is a second query (more_like)
 
 
 def available() -> bool:
@@ -111,6 +112,8 @@ class Meaning:
 
     likeness: dict[int, float] = field(default_factory=dict)
     vectors: dict[int, object] = field(default_factory=dict)
+    ids: list[int] = field(default_factory=list)        # the rows of ``matrix``
+    matrix: object = None
 
 
 class Matcher:
@@ -130,7 +133,7 @@ class Matcher:
         if not ids:
             return Meaning()
         query = encode([text])[0]
-        return Meaning(dict(zip(ids, (matrix @ query).tolist())), dict(zip(ids, matrix)))
+        return Meaning(dict(zip(ids, (matrix @ query).tolist())), dict(zip(ids, matrix)), ids, matrix)
 
     def vectors(self, conn) -> tuple[list[int], "object"]:
         state = _state(conn)
@@ -207,3 +210,19 @@ def blend(pool: dict[int, float], likeness: dict[int, float], weight: float, dep
     for doc_id, cosine in likeness.items():
         if cosine > floor:
             pool[doc_id] = pool.get(doc_id, 0.0) + weight * top * (cosine - floor) / (best - floor)
+
+
+def more_like(meaning: Meaning, best: list[int]) -> dict[int, float]:
+    """Each document's cosine with the centroid of ``best`` (the best hits so far): "more like
+    these". "Which authors has he read?" finds one turn naming an author by its words; the
+    turns naming the others are more like that turn than like the question."""
+    import numpy as np
+
+    found = [meaning.vectors[i] for i in best if i in meaning.vectors]
+    if not found or meaning.matrix is None:
+        return {}
+    centre = np.mean(found, axis=0)
+    norm = float(np.linalg.norm(centre))
+    if not norm:
+        return {}
+    return dict(zip(meaning.ids, (meaning.matrix @ (centre / norm)).tolist()))
