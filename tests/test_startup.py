@@ -40,6 +40,7 @@ def test_a_recall_imports_neither_click_nor_a_heavy_library_nor_another_command(
     found = imported("--memory", str(memory.root), "recall", "deploy key", "--json")
     assert "souveraine.recall.search" in found and "sqlite3" in found
     assert not top(found) & {*HEAVY, "click", "typing"}
+    assert not found & {"dataclasses", "inspect"}       # records are plain classes (souveraine/record.py)
     assert {m for m in found if m.startswith("souveraine.cli.")} == {"souveraine.cli.lean", "souveraine.cli.hits",
                                                                       "souveraine.cli.now"}
     assert "tomllib" not in found                       # the checked configuration is kept

@@ -69,7 +69,7 @@ def digest(memory: Memory, week: str | None = None, progress: Callable[[int, int
     phrase = _phrasing(memory)
     touched: dict[str, Subject] = {}
     for n, turn in enumerate(turns, 1):
-        for subject, sentence in _mentions(turn.text, people, domains):
+        for subject, sentence in _mentions(turn.text, people, domains, memory):
             touched.setdefault(subject.path, subject).lines.append(_bullet(turn, subject, sentence, phrase))
         if progress:
             progress(n, len(turns))
@@ -98,7 +98,7 @@ def note_people(change, turns: list[journal.Turn]) -> list[str]:
     for turn in turns:
         if turn.role not in ROLES:
             continue
-        for subject, sentence in _mentions(turn.text, people, {}):
+        for subject, sentence in _mentions(turn.text, people, {}, memory):
             if subject.kind == "person":
                 touched.setdefault(subject.path, subject).lines.append(_bullet(turn, subject, sentence, None))
     written = [s for s in touched.values() if _write(memory, change, s)]
@@ -178,7 +178,8 @@ def _subject_of(found: dict[str, Subject], path: str) -> Subject | None:
     return next((s for s in found.values() if s.path == path), None)
 
 
-def _mentions(text: str, people: dict[str, Subject], domains: dict[str, Subject]) -> list[tuple[Subject, str]]:
+def _mentions(text: str, people: dict[str, Subject], domains: dict[str, Subject],
+              memory: Memory | None = None) -> list[tuple[Subject, str]]:
     """Each subject the turn speaks of, with the sentence that does. People come from
     ``language.names`` (links to people/ honoured, titles, given names, context), known
     people first; domains from domains/ notes' names and #hashtags."""
@@ -192,6 +193,8 @@ def _mentions(text: str, people: dict[str, Subject], domains: dict[str, Subject]
         subject = (linked and _subject_of(people, linked)) or people.get(person.name.casefold()) or _fuller(people, person.name)
         if subject is None and person.how == "title":
             subject = _surnamed(people, person.name)
+        if subject is None and person.how not in ("title", "link") and memory is not None:
+            subject = _given(memory, people, person.name)
         if subject is None and person.how == "link":
             subject = Subject(linked or f"people/{names.slug(person.name)}.md", person.name, "person", True)
         subject = subject or Subject(f"people/{names.slug(person.name)}.md", person.shown, "person", True)
@@ -213,8 +216,45 @@ def _mentions(text: str, people: dict[str, Subject], domains: dict[str, Subject]
 
 def _fuller(people: dict[str, Subject], name: str) -> Subject | None:
     """The one known person whose full name begins with this first name ("Alice" for "Alice Martin")."""
-    fuller = {s.path: s for key, s in people.items() if key.startswith(name.lower() + " ")}
+    from souveraine.language import names
+
+    first = names.slug(name) + "-"      # as file names are: "tomas-silva" for "Tomás"
+    fuller = {s.path: s for key, s in people.items() if s.kind == "person" and names.slug(key).startswith(first)}
     return next(iter(fuller.values())) if len(fuller) == 1 else None
+
+
+def _given(memory: Memory, people: dict[str, Subject], name: str) -> Subject | None:
+    """The one known person called by this full name's given name alone ("Tomás" for "Tomás
+    Silva"), while no other known person shares that given name and theirs has no surname yet:
+    the journal met them before it learned it. The full name becomes one of the note's aliases."""
+    from souveraine.language import names
+
+    given, _, rest = name.partition(" ")
+    if not rest:
+        return None
+    first = names.slug(given)
+    alone = {s.path: s for key, s in people.items() if s.kind == "person" and names.slug(key) == first}
+    if len(alone) != 1:
+        return None
+    subject = next(iter(alone.values()))
+    if any(names.slug(key).startswith(first + "-") and s.path != subject.path for key, s in people.items()):
+        return None
+    full = names.slug(name)
+    surnamed = [n for n in _names_of(memory, subject) if "-" in names.slug(n)]
+    if any(names.slug(n) != full for n in surnamed):
+        return None
+    if not surnamed and name not in subject.aliases:
+        subject.aliases.append(name)
+    return subject
+
+
+def _names_of(memory: Memory, subject: Subject) -> list[str]:
+    """What a person's note calls them: its name and aliases (the subject's own when it is new)."""
+    if not memory.exists(subject.path):
+        return [subject.name, *subject.aliases]
+    meta = notes.parse(memory.read_text(subject.path)).meta or {}
+    aliases = meta.get("aliases") if isinstance(meta.get("aliases"), list) else []
+    return [str(n) for n in (meta.get("name"), *aliases) if n]
 
 
 def _linked_note(text: str, at: int) -> str | None:
@@ -231,7 +271,10 @@ def _linked_note(text: str, at: int) -> str | None:
 def _surnamed(people: dict[str, Subject], name: str) -> Subject | None:
     """The one known person whose full name ends with this titled surname ("Dr. Okafor" for
     "Amara Okafor"): a title names a person by their family name."""
-    fuller = {s.path: s for key, s in people.items() if key.endswith(" " + name.lower())}
+    from souveraine.language import names
+
+    last = "-" + names.slug(name.split()[-1])
+    fuller = {s.path: s for key, s in people.items() if s.kind == "person" and names.slug(key).endswith(last)}
     return next(iter(fuller.values())) if len(fuller) == 1 else None
 
 
@@ -276,8 +319,22 @@ def _write(memory: Memory, change, subject: Subject) -> bool:
         subject.new = True
         change.write(subject.path, _new_note(subject))
     else:
+        if subject.kind == "person" and subject.aliases:
+            existing = _with_aliases(existing, subject.aliases)
         change.write(subject.path, _with_lines(existing, lines))
     return True
+
+
+def _with_aliases(text: str, aliases: list[str]) -> str:
+    """``text`` with ``aliases`` among its note's ``aliases`` property (so Obsidian and the
+    next digest know the note by them too)."""
+    note = notes.parse(text)
+    held = note.get("aliases") if isinstance(note.get("aliases"), list) else []
+    missing = [a for a in aliases if a not in held]
+    if not missing:
+        return text
+    note["aliases"] = [*held, *missing]
+    return notes.dumps(note)
 
 
 def _new_note(subject: Subject) -> str:
@@ -318,7 +375,9 @@ def _index(memory: Memory, change, index: str, subjects: list[Subject]) -> None:
     present = {hit.target for hit in (links.Vault.of(memory.root).resolve(l, index) for l in links.find(text)) if hit.ok}
     rows = [f"- {links.wikilink(s.path, alias=s.name)}" for s in sorted(subjects, key=lambda s: s.path) if s.path not in present]
     if rows:
-        change.write(index, text.rstrip("\n") + "\n\n" + "\n".join(rows) + "\n")
+        text = text.rstrip("\n")
+        gap = "\n" if text.rpartition("\n")[2].startswith("- ") else "\n\n"    # one list, not loose items
+        change.write(index, text + gap + "\n".join(rows) + "\n")
 
 
 def _receipt(line: str) -> str:

@@ -273,6 +273,35 @@ def code_lines(text: str, indented: bool = True) -> set[int]:
     return {n for tok in _tokens(text) if tok.type in kinds and tok.map for n in range(*tok.map)}
 
 
+_MARGIN_FENCE = re.compile(r"^(`{3,}(?=[^`]*$)|~{3,})")
+
+
+def fenced_lines(text: str) -> set[int]:
+    """The lines (0-based) of fenced code blocks, fence lines included, as CommonMark reads
+    them. A text whose every line holding a fence mark starts with its fence at the margin,
+    and none with ``<`` (no HTML block), is answered by pairing the fences as CommonMark does
+    (such a fence is never inside a list, a quote or an indented block), without loading the
+    parser — a chat turn's usual case; any other text is parsed."""
+    lines = text.split("\n")
+    marked = [line for line in lines if "```" in line or "~~~" in line]
+    if not marked:
+        return set()
+    if not all(_MARGIN_FENCE.match(line) for line in marked) or any(line.lstrip(" ")[:1] == "<" for line in lines):
+        return code_lines(text, indented=False)
+    found: set[int] = set()
+    fence, start = None, 0
+    for n, line in enumerate(lines):
+        if fence is None:
+            opened = _MARGIN_FENCE.match(line)
+            fence, start = (opened[1], n) if opened else (None, 0)
+        elif line.startswith(fence) and not line.rstrip(" \t").strip(fence[0]):
+            found.update(range(start, n + 1))
+            fence = None
+    if fence is not None:       # runs to the end of the text; a last newline opens no line
+        found.update(range(start, len(lines) - (text.endswith("\n"))))
+    return found
+
+
 def without_code(text: str, indented: bool = True) -> str:
     """``text`` with the lines of its code blocks blanked (so line numbers hold)."""
     if "```" not in text and "~~~" not in text and (not indented or "    " not in text and "\t" not in text):

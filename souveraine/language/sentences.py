@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from souveraine.language.patterns import lazy
 
-_FENCE = lazy(r"^[ \t]*(```|~~~)[^\n]*\n.*?(?:^[ \t]*\1[^\n]*$|\Z)", re.MULTILINE | re.DOTALL)
 _OPEN_FENCE = lazy(r"```.*?(?:```|\Z)", re.DOTALL)
 _INLINE_CODE = lazy(r"`[^`\n]+`")
 _MARK = lazy(r"^[ \t]*(?:[-*+>]+|#{1,6}|\d+[.)](?=[ \t]+\S)|\[[ xX]\])(?:[ \t]+(?:\[[ xX]\][ \t]+)?|$)")
@@ -43,8 +42,13 @@ def _segmenter():
 def mask_code(text: str, inline: bool = False) -> str:
     """The text with fenced code blocks (and, if asked, `inline code`) blanked out, same length."""
     blank = lambda m: re.sub(r"[^\n]", " ", m[0])  # noqa: E731
-    text = _FENCE.sub(blank, text)
-    text = _OPEN_FENCE.sub(blank, text)
+    if "```" in text or "~~~" in text:
+        from souveraine.language import markdown     # CommonMark's pairing of fences
+
+        fenced = markdown.fenced_lines(text)
+        if fenced:
+            text = "\n".join(" " * len(line) if n in fenced else line for n, line in enumerate(text.split("\n")))
+        text = _OPEN_FENCE.sub(blank, text)    # one a line's words open: "here: ```print(1)```"
     return _INLINE_CODE.sub(blank, text) if inline else text
 
 

@@ -16,7 +16,7 @@ the question, not what happened: it ranks at ``ASKING`` of its score, its answer
 its match as before.
 """
 
-from dataclasses import dataclass
+from souveraine.record import Record
 
 ANSWER_SHARE = 0.5      # the default of rank.Ranking.answer_share
 PROMPT_SHARE = 0.5      # … of rank.Ranking.prompt_share: a turn inherits this share of its reply's match
@@ -25,13 +25,11 @@ QUESTION_MARKS = ("?", "？")
 SPEAKERS = frozenset({"user", "assistant"})
 
 
-@dataclass
-class Turn:
-    id: int
-    path: str
-    session: str
-    role: str
-    kind: str
+class Turn(Record):
+    __slots__ = _fields = ("id", "path", "session", "role", "kind")
+
+    def __init__(self, id: int, path: str, session: str, role: str, kind: str):
+        self.id, self.path, self.session, self.role, self.kind = id, path, session, role, kind
 
 
 def answers(conn, found: dict[int, "Turn"], asking: bool = False) -> dict[int, int]:

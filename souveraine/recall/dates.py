@@ -19,9 +19,10 @@ A month name counts only with a word or number beside it ("in May", "May 2025", 
 """
 
 import re
-from dataclasses import dataclass, field
 from functools import cache
 from datetime import date, timedelta
+
+from souveraine.record import Frozen, Record
 
 MONTHS = {
     "january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3, "april": 4, "apr": 4,
@@ -74,12 +75,14 @@ _HINTS = frozenset([*MONTHS, *WEEKDAYS, *UNITS, *(f"{u}s" for u in UNITS), "week
 _LETTERS = re.compile(r"[a-z]+")
 
 
-@dataclass(frozen=True)
-class Span:
+class Span(Frozen):
     """Inclusive dates; None leaves that side open."""
 
-    since: date | None = None
-    until: date | None = None
+    __slots__ = _fields = ("since", "until")
+
+    def __init__(self, since: date | None = None, until: date | None = None):
+        object.__setattr__(self, "since", since)
+        object.__setattr__(self, "until", until)
 
     def narrow(self, other: "Span") -> "Span":
         since = max(filter(None, (self.since, other.since)), default=None)
@@ -99,35 +102,36 @@ class Span:
                 "until": self.until.isoformat() if self.until else None}
 
 
-@dataclass(frozen=True)
-class Reading:
+class Reading(Frozen):
     """How one phrase was read: its period and, in words, anything that was guessed."""
 
-    phrase: str
-    span: Span
-    note: str = ""
-    ambiguous: bool = False
+    __slots__ = _fields = ("phrase", "span", "note", "ambiguous")
+
+    def __init__(self, phrase: str, span: Span, note: str = "", ambiguous: bool = False):
+        object.__setattr__(self, "phrase", phrase)
+        object.__setattr__(self, "span", span)
+        object.__setattr__(self, "note", note)
+        object.__setattr__(self, "ambiguous", ambiguous)
 
     def to_dict(self) -> dict:
         return {"phrase": self.phrase, **self.span.to_dict(), "note": self.note, "ambiguous": self.ambiguous}
 
 
-@dataclass(frozen=True)
-class Found:
-    span: Span
-    text: str                       # the query without its date phrases
-    phrases: list[str] = field(default_factory=list)
-    readings: list[Reading] = field(default_factory=list)
+class Found(Frozen):
+    __slots__ = _fields = ("span", "text", "phrases", "readings")
+
+    def __init__(self, span: Span, text: str, phrases: list[str] | None = None, readings: list[Reading] | None = None):
+        object.__setattr__(self, "span", span)
+        object.__setattr__(self, "text", text)         # the query without its date phrases
+        object.__setattr__(self, "phrases", [] if phrases is None else phrases)
+        object.__setattr__(self, "readings", [] if readings is None else readings)
 
 
-@dataclass
-class _Phrase:
-    name: str
-    match: re.Match
-    start: int
-    end: int
-    period: tuple[date, date]
-    prep: str
+class _Phrase(Record):
+    __slots__ = _fields = ("name", "match", "start", "end", "period", "prep")
+
+    def __init__(self, name: str, match: re.Match, start: int, end: int, period: tuple[date, date], prep: str):
+        self.name, self.match, self.start, self.end, self.period, self.prep = name, match, start, end, period, prep
 
 
 def extract(query: str, today: date, anchor: str = "") -> Found:

@@ -8,20 +8,21 @@ note's own file, a derived note's source session) and when they matched the same
 with sentence vectors (semantic.py), also as far as they mean the same.
 """
 
-from dataclasses import dataclass, field
+from souveraine.record import Record
 
 PENALTY = 0.3           # the default of rank.Ranking.diversity
 WORDS = 0.5             # the share of likeness from matching the same query words
 POOL = 4            # candidates looked at per hit asked for
 
 
-@dataclass
-class Candidate:
-    id: int
-    score: float
-    group: str                                  # what counts as one conversation
-    words: frozenset = field(default_factory=frozenset)
-    vector: object = None                       # a unit vector, with sentence vectors
+class Candidate(Record):
+    __slots__ = _fields = ("id", "score", "group", "words", "vector")
+
+    def __init__(self, id: int, score: float, group: str, words: frozenset = frozenset(), vector: object = None):
+        self.id, self.score = id, score
+        self.group = group                      # what counts as one conversation
+        self.words = words
+        self.vector = vector                    # a unit vector, with sentence vectors
 
 
 def select(candidates: list[Candidate], limit: int, penalty: float = PENALTY,

@@ -20,12 +20,12 @@ import json
 import os
 import sqlite3
 import time
-from dataclasses import asdict, dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from souveraine.errors import Refused
 from souveraine.recall import sources
+from souveraine.record import Frozen, Record
 from souveraine.store import clock, confine, git
 from souveraine.store.memory import Memory
 
@@ -65,26 +65,30 @@ CONTEXTS = {
 }
 
 
-@dataclass(frozen=True)
-class Options:
+class Options(Frozen):
     """How documents are tokenized and what context a turn carries (see docs/RECALL.md)."""
 
-    tokenizer: str = "porter unicode61 remove_diacritics 2"
-    context: str = "neighbors"
+    __slots__ = _fields = ("tokenizer", "context")
+
+    def __init__(self, tokenizer: str = "porter unicode61 remove_diacritics 2", context: str = "neighbors"):
+        object.__setattr__(self, "tokenizer", tokenizer)
+        object.__setattr__(self, "context", context)
 
 
-@dataclass
-class Update:
-    mode: str               # fresh | incremental | rebuild
-    files: int = 0          # files read
-    removed: int = 0        # files forgotten
-    documents: int = 0      # documents written
-    bytes: int = 0          # bytes read
-    seconds: float = 0.0
-    commit: str | None = None
+class Update(Record):
+    __slots__ = _fields = ("mode", "files", "removed", "documents", "bytes", "seconds", "commit")
+
+    def __init__(self, mode: str, files: int = 0, removed: int = 0, documents: int = 0, bytes: int = 0,
+                 seconds: float = 0.0, commit: str | None = None):
+        self.mode = mode                # fresh | incremental | rebuild
+        self.files = files              # files read
+        self.removed = removed          # files forgotten
+        self.documents = documents      # documents written
+        self.bytes = bytes              # bytes read
+        self.seconds, self.commit = seconds, commit
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        return self._asdict()
 
 
 def location(memory: Memory) -> Path:
@@ -213,7 +217,7 @@ def rebuild(memory: Memory, options: Options | None = None, progress=None) -> Up
         _script(conn, _INDEXES)
         conn.execute("INSERT INTO fts(fts) VALUES('rebuild')")
         _set_meta(conn, {"schema": SCHEMA, "commit": head or "", "dirty": sorted(dirty),
-                         "built": clock.now().isoformat(timespec="seconds"), "options": asdict(options),
+                         "built": clock.now().isoformat(timespec="seconds"), "options": options._asdict(),
                          "scanned": time.time(), "folders": folders})
         conn.execute("COMMIT")
     except BaseException:
@@ -389,11 +393,13 @@ def _scanned(memory: Memory, conn: sqlite3.Connection, meta: dict) -> Update:
     return update
 
 
-@dataclass
-class _Looked:
-    paths: set[str]             # files to read again or forget
-    untracked: set[str]         # new files no commit holds yet
-    folders: dict[str, int]     # every folder's mtime, as looked at
+class _Looked(Record):
+    __slots__ = _fields = ("paths", "untracked", "folders")
+
+    def __init__(self, paths: set[str], untracked: set[str], folders: dict[str, int]):
+        self.paths = paths              # files to read again or forget
+        self.untracked = untracked      # new files no commit holds yet
+        self.folders = folders          # every folder's mtime, as looked at
 
 
 def _look(memory: Memory, conn: sqlite3.Connection, meta: dict) -> _Looked:

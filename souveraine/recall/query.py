@@ -11,7 +11,8 @@ word that Porter stemming keeps apart (``inflected``: "buy" also finds "bought")
 
 import re
 import unicodedata
-from dataclasses import dataclass
+
+from souveraine.record import Frozen
 
 # Question words and glue: they match everything and rank nothing.
 STOPWORDS = frozenset("""
@@ -31,10 +32,12 @@ _CHUNK = re.compile(r'"([^"]*)"?|(\S+)')
 _POSSESSIVE = re.compile(r"(?<=[^\W_])['’]s\b")      # "Chloé's career": Chloé's, as Chloé is written alone
 
 
-@dataclass(frozen=True)
-class Term:
-    words: tuple[str, ...]
-    prefix: bool = False
+class Term(Frozen):
+    __slots__ = _fields = ("words", "prefix")
+
+    def __init__(self, words: tuple[str, ...], prefix: bool = False):
+        object.__setattr__(self, "words", words)
+        object.__setattr__(self, "prefix", prefix)
 
     def fts(self) -> str:
         return '"' + " ".join(self.words) + '"' + ("*" if self.prefix else "")

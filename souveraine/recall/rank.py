@@ -14,10 +14,10 @@
 Everything is one SQL expression, so SQLite sorts and cuts to the limit in one pass.
 """
 
-from dataclasses import dataclass, field
 from datetime import date
 
 from souveraine.recall import dates
+from souveraine.record import Frozen, Record
 
 TIER_WEIGHTS = {"constitutive": 1.5, "foundational": 1.25}
 COLUMN_WEIGHTS = {"title": 2.0, "body": 1.0, "context": 0.25, "links": 1.0}
@@ -39,27 +39,47 @@ SEMANTIC_DIVERSITY = 0.5    # with vectors, two hits are alike by this share as 
 SEMANTIC_MORE = 0.5     # … and what is like the best hits gains this share of the best match (semantic.more_like)
 
 
-@dataclass(frozen=True)
-class Ranking:
-    now: float                          # POSIX seconds
-    half_life_days: float = 30.0
-    recency: bool = True
-    recency_weight: float = RECENCY_WEIGHT
-    weights: dict[str, float] = field(default_factory=lambda: dict(COLUMN_WEIGHTS))
-    date_weight: float = DATE_WEIGHT
-    answer_share: float = 0.5           # conversation.ANSWER_SHARE
-    diversity: float = 0.3              # diversity.PENALTY
-    answers_asked: bool = True          # only a turn that asks passes its match on (conversation.py)
-    diversity_words: float = 0.5        # diversity.WORDS
-    period_floor: float = PERIOD_FLOOR   # search.Search._period
-    speaker_weight: float = SPEAKER_WEIGHT  # search.Search._speaker
-    inflections: bool = True                # query.inflected: "buy" also finds "bought"
-    semantic_weight: float = SEMANTIC_WEIGHT    # semantic.blend, when sentence vectors are used
-    semantic_depth: int = SEMANTIC_DEPTH
-    semantic_diversity: float = SEMANTIC_DIVERSITY  # diversity.likeness: the share of likeness in meaning
-    semantic_more: float = SEMANTIC_MORE            # semantic.more_like: the best hits' centroid as a second query
-    prompt_share: float = 0.5           # conversation.PROMPT_SHARE: a turn inherits from the reply after it
-    asking: float = 0.5                 # conversation.ASKING: a turn that ends asking something
+class Ranking(Frozen):
+    """How a search scores: ``now`` (POSIX seconds) and the weights; each default is also the
+    class's attribute of that name. ``weights`` (the columns') defaults to a copy of COLUMN_WEIGHTS."""
+
+    _fields = ("now", "half_life_days", "recency", "recency_weight", "weights", "date_weight", "answer_share",
+               "diversity", "answers_asked", "diversity_words", "period_floor", "speaker_weight", "inflections",
+               "semantic_weight", "semantic_depth", "semantic_diversity")
+    half_life_days = 30.0
+    recency = True
+    recency_weight = RECENCY_WEIGHT
+    date_weight = DATE_WEIGHT
+    answer_share = 0.5                  # conversation.ANSWER_SHARE
+    diversity = 0.3                     # diversity.PENALTY
+    answers_asked = True                # only a turn that asks passes its match on (conversation.py)
+    diversity_words = 0.5               # diversity.WORDS
+    period_floor = PERIOD_FLOOR         # search.Search._period
+    speaker_weight = SPEAKER_WEIGHT     # search.Search._speaker
+    inflections = True                  # query.inflected: "buy" also finds "bought"
+    semantic_weight = SEMANTIC_WEIGHT   # semantic.blend, when sentence vectors are used
+    semantic_depth = SEMANTIC_DEPTH
+    semantic_diversity = SEMANTIC_DIVERSITY     # diversity.likeness: the share of likeness in meaning
+    semantic_more = SEMANTIC_MORE       # semantic.more_like: the best hits' centroid as a second query
+    prompt_share = 0.5                  # conversation.PROMPT_SHARE: a turn inherits from the reply after it
+    asking = 0.5                        # conversation.ASKING: a turn that ends asking something
+
+    def __init__(self, now: float, half_life_days: float = half_life_days, recency: bool = recency,
+                 recency_weight: float = recency_weight, weights: dict[str, float] | None = None,
+                 date_weight: float = date_weight, answer_share: float = answer_share, diversity: float = diversity,
+                 answers_asked: bool = answers_asked, diversity_words: float = diversity_words,
+                 period_floor: float = period_floor, speaker_weight: float = speaker_weight,
+                 inflections: bool = inflections, semantic_weight: float = semantic_weight,
+                 semantic_depth: int = semantic_depth, semantic_diversity: float = semantic_diversity,
+                 semantic_more: float = semantic_more, prompt_share: float = prompt_share, asking: float = asking):
+        self.__dict__.update(
+            now=now, half_life_days=half_life_days, recency=recency, recency_weight=recency_weight,
+            weights=dict(COLUMN_WEIGHTS) if weights is None else weights, date_weight=date_weight,
+            answer_share=answer_share, diversity=diversity, answers_asked=answers_asked,
+            diversity_words=diversity_words, period_floor=period_floor, speaker_weight=speaker_weight,
+            inflections=inflections, semantic_weight=semantic_weight, semantic_depth=semantic_depth,
+            semantic_diversity=semantic_diversity, semantic_more=semantic_more, prompt_share=prompt_share,
+            asking=asking)
 
     def params(self) -> dict[str, float]:
         return {"now": self.now, "half_life": self.half_life_days * DAY,
@@ -101,15 +121,18 @@ def closeness(span: dates.Span, said: date | None, told: list[tuple[date, date]]
     return best
 
 
-@dataclass
-class Plan:
+class Plan(Record):
     """Which terms to rank by, and how far back each is scored (see ``plan``)."""
 
-    terms: list                     # the terms ranked by
-    window: bool = False            # every term is common: only the newest WINDOW matches
-    recent: int = 0                 # frequent terms are scored on documents from this id on
-    rare: list = field(default_factory=list)        # … and these over the whole memory
-    dropped: list = field(default_factory=list)     # too common as stemmed: looked up as names
+    __slots__ = _fields = ("terms", "window", "recent", "rare", "dropped")
+
+    def __init__(self, terms: list, window: bool = False, recent: int = 0, rare: list | None = None,
+                 dropped: list | None = None):
+        self.terms = terms              # the terms ranked by
+        self.window = window            # every term is common: only the newest WINDOW matches
+        self.recent = recent            # frequent terms are scored on documents from this id on
+        self.rare = [] if rare is None else rare            # … and these over the whole memory
+        self.dropped = [] if dropped is None else dropped   # too common as stemmed: looked up as names
 
 
 def plan(conn, terms: list) -> Plan:

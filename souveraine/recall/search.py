@@ -13,12 +13,12 @@ are spread over conversations (diversity.py).
 
 import math
 import sqlite3
-from dataclasses import asdict, dataclass, field
 from datetime import date, datetime, timedelta
 
 from souveraine.errors import UsageError
 from souveraine.recall import conversation, dates, diversity, index, query, rank, sources
 from souveraine.recall.rank import Ranking
+from souveraine.record import Record
 from souveraine.store import clock
 from souveraine.store.memory import Memory
 
@@ -32,36 +32,38 @@ DEEP_POOL = 2000        # matches looked through for those telling of the query'
 PERIOD_ROOM = 3         # a period holding more turns than this per hit asked for is no evidence alone
 
 
-@dataclass
-class Hit:
-    path: str
-    block: str
-    kind: str
-    tier: str
-    date: str | None
-    score: float
-    snippet: str
-    link: str
-    role: str = ""
-    source: str = ""                    # a derived note's source turn, as a link
-    context: list[dict] | None = None   # with --context: the exchange around a turn
+class Hit(Record):
+    __slots__ = _fields = ("path", "block", "kind", "tier", "date", "score", "snippet", "link", "role", "source",
+                           "context")
+
+    def __init__(self, path: str, block: str, kind: str, tier: str, date: str | None, score: float, snippet: str,
+                 link: str, role: str = "", source: str = "", context: list[dict] | None = None):
+        self.path, self.block, self.kind, self.tier, self.date = path, block, kind, tier, date
+        self.score, self.snippet, self.link, self.role = score, snippet, link, role
+        self.source = source            # a derived note's source turn, as a link
+        self.context = context          # with --context: the exchange around a turn
 
     def to_dict(self) -> dict:
-        data = asdict(self)
+        data = self._asdict()
         if self.context is None:
             del data["context"]
+        else:                           # a copy, as dataclasses.asdict made
+            data["context"] = [dict(turn) for turn in self.context]
         return data
 
 
-@dataclass
-class Result:
-    hits: list[Hit]
-    text: str                   # the words searched, once date phrases are cut out
-    span: dates.Span            # the period the query's dates name (evidence, not a filter)
-    phrases: list[str] = field(default_factory=list)
-    update: index.Update | None = None
-    readings: list[dates.Reading] = field(default_factory=list)
-    anchor: str = ""            # what relative dates counted from, in words
+class Result(Record):
+    __slots__ = _fields = ("hits", "text", "span", "phrases", "update", "readings", "anchor")
+
+    def __init__(self, hits: list[Hit], text: str, span: dates.Span, phrases: list[str] | None = None,
+                 update: index.Update | None = None, readings: list[dates.Reading] | None = None, anchor: str = ""):
+        self.hits = hits
+        self.text = text                # the words searched, once date phrases are cut out
+        self.span = span                # the period the query's dates name (evidence, not a filter)
+        self.phrases = [] if phrases is None else phrases
+        self.update = update
+        self.readings = [] if readings is None else readings
+        self.anchor = anchor            # what relative dates counted from, in words
 
     def to_dict(self) -> dict:
         return {"hits": [h.to_dict() for h in self.hits], "text": self.text, "span": self.span.to_dict(),
@@ -143,17 +145,19 @@ def _search(conn, memory, update, text, since, until, tier, within, person_match
     return result
 
 
-@dataclass
-class Search:
-    terms: list[query.Term]     # none: only filters and dates, in order of time
-    person: str | None          # a MATCH expression every hit must also satisfy
-    filters: tuple[list[str], dict]
-    ranking: Ranking
-    limit: int
-    evidence: dates.Span = dates.Span()     # the period the query's dates name
-    every: bool = False                     # a derived note beside its source turn
-    speaker: str | None = None              # the role a name in the query names (_speaker)
-    meaning: "object | None" = None         # semantic.Meaning: the query's likeness to each document
+class Search(Record):
+    __slots__ = _fields = ("terms", "person", "filters", "ranking", "limit", "evidence", "every", "speaker", "meaning")
+
+    def __init__(self, terms: list[query.Term], person: str | None, filters: tuple[list[str], dict], ranking: Ranking,
+                 limit: int, evidence: dates.Span = dates.Span(), every: bool = False, speaker: str | None = None,
+                 meaning: "object | None" = None):
+        self.terms = terms              # none: only filters and dates, in order of time
+        self.person = person            # a MATCH expression every hit must also satisfy
+        self.filters, self.ranking, self.limit = filters, ranking, limit
+        self.evidence = evidence        # the period the query's dates name
+        self.every = every              # a derived note beside its source turn
+        self.speaker = speaker          # the role a name in the query names (_speaker)
+        self.meaning = meaning          # semantic.Meaning: the query's likeness to each document
 
     def run(self, conn) -> list[Hit]:
         self._speaker(conn)

@@ -10,10 +10,11 @@ not parse is still indexed, as text: the index never refuses a file.
 
 import re
 import unicodedata
-from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
+
+from souveraine.record import Record
 
 
 KINDS = {
@@ -39,21 +40,19 @@ _CAPITALISED = re.compile(r"(?<![\w'’-])[^\W\d_a-z][^\W\d_]+")
 _HEADING_LINE = re.compile(r"^\s*(#+ .*)?$")
 
 
-@dataclass
-class Document:
-    path: str
-    kind: str
-    body: str
-    block: str = ""
-    tier: str = ""                 # episodic | foundational | constitutive | '' (a note with none)
-    at: datetime | None = None     # aware when the file says a zone, else local
-    visibility: str = "public"
-    role: str = ""
-    session: str = ""
-    line: int = 0
-    title: str = ""
-    links: str = ""
-    source: str = ""                # a derived note's source turn: "journal/…/2026-03-14.md#t143205u4a1f"
+class Document(Record):
+    __slots__ = _fields = ("path", "kind", "body", "block", "tier", "at", "visibility", "role", "session", "line",
+                           "title", "links", "source")
+
+    def __init__(self, path: str, kind: str, body: str, block: str = "", tier: str = "", at: datetime | None = None,
+                 visibility: str = "public", role: str = "", session: str = "", line: int = 0, title: str = "",
+                 links: str = "", source: str = ""):
+        self.path, self.kind, self.body, self.block = path, kind, body, block
+        self.tier = tier                # episodic | foundational | constitutive | '' (a note with none)
+        self.at = at                    # aware when the file says a zone, else local
+        self.visibility, self.role, self.session, self.line = visibility, role, session, line
+        self.title, self.links = title, links
+        self.source = source            # a derived note's source turn: "journal/…/2026-03-14.md#t143205u4a1f"
 
     @property
     def day(self) -> str:

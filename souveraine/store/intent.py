@@ -14,8 +14,9 @@ committed: replaying it would journal it twice).
 
 import os
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
+
+from souveraine.record import Record
 
 FOLDER = "changes"
 _ABSENT, _KEPT, _SPOOL = "absent", "kept", "spool"
@@ -77,13 +78,16 @@ class Intent:
             shutil.rmtree(self.where, ignore_errors=True)
 
 
-@dataclass
-class Left:
+class Left(Record):
     """A change a dead process left: where it kept its record, and each path with its old bytes."""
-    where: Path
-    pid: int
-    paths: list[tuple[str, Path | None]]    # relpath, the kept copy (None: it did not exist)
-    spooled: list[tuple[str, list[tuple[str, str]]]] = field(default_factory=list)   # spool file, its turns
+
+    __slots__ = _fields = ("where", "pid", "paths", "spooled")
+
+    def __init__(self, where: Path, pid: int, paths: list[tuple[str, Path | None]],
+                 spooled: list[tuple[str, list[tuple[str, str]]]] | None = None):
+        self.where, self.pid = where, pid
+        self.paths = paths              # relpath, the kept copy (None: it did not exist)
+        self.spooled = [] if spooled is None else spooled   # spool file, its turns
 
 
 def left(memory) -> list[Left]:

@@ -391,7 +391,8 @@ def _ask_model(turns: list[Turn], endpoint: inference.Endpoint) -> tuple[tuple |
     empty = [name for name, verdict in verdicts.items() if not verdict.kept]
     if empty:
         lines = sum(len(v.kept) + len(v.refused) for v in verdicts.values())
-        reasons = "; ".join(filter(None, (v.why() for v in verdicts.values()))) or "no such section"
+        every = guard.Verdict(refused=[r for v in verdicts.values() for r in v.refused])   # each reason once
+        reasons = every.why() or "no such section"
         return None, (f"The witness model {endpoint.model} left the {', '.join(empty)} without a line the guard "
                       f"keeps ({lines} line{'s' if lines != 1 else ''} in all; {reasons}); the extractive witness was kept.")
     links = {t.block_id: t.link for t in turns}

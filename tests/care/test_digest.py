@@ -190,3 +190,36 @@ def test_a_link_with_an_alias_writes_to_the_note_it_links(memory, monkeypatch):
     assert "[[people/amara-okafor|Dr. Okafor]]" in memory.read_text("people/_index.md")
     assert not memory.exists("people/dr-okafor.md")
     assert_clean(memory.root)
+
+
+def test_a_full_name_joins_the_note_of_the_given_name_met_before(memory, monkeypatch):
+    from souveraine.store import notes
+    from souveraine.tempos.persist import persist
+    from souveraine.tempos.transcripts import Exchange
+
+    monkeypatch.setenv("SOUVERAINE_NOW", "2026-11-30T14:32:00+00:00")
+    persist(memory, Exchange(user="I had lunch with Tomás today, he starts at the bakery soon.", assistant="Lovely."))
+    monkeypatch.setenv("SOUVERAINE_NOW", "2026-12-01T09:00:00+00:00")
+    result = persist(memory, Exchange(user="Tomás Silva called me about the bakery contract.", assistant="Good news."))
+    assert result.people == ["people/tomas.md"]
+    note = notes.parse(memory.read_text("people/tomas.md"))
+    assert note["aliases"] == ["Tomás Silva"] and "bakery contract" in note.body
+    result = persist(memory, Exchange(user="Tomás Ferreira is my new landlord.", assistant="Noted."))
+    assert result.people == ["people/tomas-ferreira.md"], "a second surname is a second person"
+    assert memory.read_text("people/_index.md").count("\n- [[people/") == 2
+    assert "]]\n\n- [[" not in memory.read_text("people/_index.md"), "the index is one list"
+    assert_clean(memory.root)
+
+
+def test_a_given_name_with_an_accent_finds_the_full_name_met_before(memory, monkeypatch):
+    from souveraine.tempos.persist import persist
+    from souveraine.tempos.transcripts import Exchange
+
+    monkeypatch.setenv("SOUVERAINE_NOW", "2026-11-30T14:32:00+00:00")
+    persist(memory, Exchange(user="Tomás Silva called me about the bakery contract.", assistant="Good."))
+    result = persist(memory, Exchange(user="I had lunch with Tomás today.", assistant="Lovely."))
+    assert result.people == ["people/tomas-silva.md"]
+    persist(memory, Exchange(user="Dr. Inês Álvares moved my appointment to Friday.", assistant="Noted."))
+    result = persist(memory, Exchange(user="Dr. Alvares says I should rest.", assistant="Noted."))
+    assert result.people == ["people/ines-alvares.md"]
+    assert not memory.exists("people/tomas.md") and not memory.exists("people/alvares.md")

@@ -101,9 +101,21 @@ def test_blocks_agree_with_blank_line_splitting_on_the_project_notes_where_they_
         new = markdown.blocks(text)
         lines = lambda blocks: [line.strip() for block in blocks for line in block.split("\n") if line.strip()]
         assert lines(new) == lines(old), path.name
-        fenced = {n for n in markdown.code_lines(text)}
+        rows = text.split("\n")
+        fenced = {rows[n].strip() for n in markdown.code_lines(text)}
         prose = [b for b in old if not any(structure.match(line) for line in b.split("\n"))
-                 and not any(text.split("\n")[n].strip() == b.split("\n")[0] for n in fenced)]
+                 and b.split("\n")[0] not in fenced]
         assert [b for b in prose if b not in new] == [], path.name
         agreed += len(prose)
     assert agreed >= 150
+
+
+def test_fences_paired_without_the_parser_are_those_commonmark_reads():
+    import random
+
+    pool = ["```", "```python", "````", "~~~", "~~~~ text", "``` `", "  ```", "> ```", "- ```", "<div>",
+            "code = 1", "", "- item", "    indented", "# heading", "~~~~", "````md", "text ```x``` here"]
+    rng = random.Random(7)
+    for _ in range(3000):
+        text = "\n".join(rng.choice(pool) for _ in range(rng.randint(1, 9))) + rng.choice(["", "\n"])
+        assert markdown.fenced_lines(text) == markdown.code_lines(text, indented=False), text

@@ -36,6 +36,12 @@ def test_code_blocks_are_not_speech():
     assert len(sentences.mask_code(text)) == len(text)
 
 
+def test_a_fence_closes_where_commonmark_closes_it():
+    text = "Look:\n````markdown\n```\nI'll save it.\n```\n````\nDone."
+    assert texts(text) == ["Look:", "Done."]
+    assert len(sentences.mask_code(text)) == len(text)
+
+
 def test_list_marks_and_headings_are_not_words():
     assert texts("# Plan\n1. Book the flat\n- [ ] call Zé\n> quoted line") == [
         "Plan", "Book the flat", "call Zé", "quoted line"]

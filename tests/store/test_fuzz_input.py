@@ -243,9 +243,9 @@ def test_user_given_files_are_read_bounded(cases, tmp_path):
 
 def test_links_out_of_the_memory_and_loops_are_never_followed(cases):
     root, outside = cases.memory.root, cases.outside
-    (root / "journal" / "2026" / "12").mkdir(parents=True, exist_ok=True)
+    (root / "journal" / "2020" / "01").mkdir(parents=True, exist_ok=True)
     links = {"people/root.md": outside / "passwd", "memories/evil.md": outside / "passwd",
-             "system/human/evil.md": outside / "passwd", "journal/2026/12/2026-12-02.md": outside / "passwd",
+             "system/human/evil.md": outside / "passwd", "journal/2020/01/2020-01-02.md": outside / "passwd",
              "domains/outside": outside, "people/etc": Path("/etc"),
              "domains/x.md": Path("y.md"), "domains/y.md": Path("x.md"), "domains/self": Path("."),
              "system/loop.md": Path("loop.md")}
@@ -260,7 +260,7 @@ def test_links_out_of_the_memory_and_loops_are_never_followed(cases):
         cases.quiet(" ".join(command), *command)
     found = json.loads(run(cases.memory, "doctor", "--json").output)
     named = {f["path"] for f in (found["findings"] if isinstance(found, dict) else found) if f["check"] == "link-out"}
-    assert {"people/root.md", "memories/evil.md", "system/human/evil.md", "journal/2026/12/2026-12-02.md",
+    assert {"people/root.md", "memories/evil.md", "system/human/evil.md", "journal/2020/01/2020-01-02.md",
             "domains/outside", "people/etc", "domains/x.md", "domains/y.md", "system/loop.md"} <= named
     for rel in ("people/root.md", "system/loop.md", "domains/outside/passwd"):
         cases.refused(f"remember --to {rel}", "remember", "Tomás likes tea", "--to", rel)

@@ -220,6 +220,17 @@ def test_a_model_answer_the_guard_refuses_gives_the_extractive_witness_and_one_l
     assert_clean(memory.root)
 
 
+def test_a_reason_the_guard_gives_in_every_section_is_said_once(memory, monkeypatch):
+    monkeypatch.setenv("SOUVERAINE_NOW", "2026-11-30T15:00:00")
+    say(memory, "2026-11-30T14:00:00", WINDOW[:2])
+    uncited = "Fold\n- The ledger meeting went well.\nChain\n- Marguerite came.\nAnchor\n- Ledger."
+    with FakeModel([answer(uncited)]) as server:
+        configure(memory, "inference", endpoint=server.base, model="tiny")
+        result = reflect.run(memory, force=True)
+    assert result["method"] == "extractive"
+    assert "(3 lines in all; 3 citing no turn)" in result["refused"]
+
+
 def test_model_check_reports_the_endpoint(memory, invoke):
     plain = invoke("model")
     assert plain.exit_code == 0
