@@ -2,11 +2,13 @@
 
     python bench/recall.py [--years 1,10] [--turns-per-day 40] [--json]
     python bench/recall.py --side-by-side [--repeat 9]
+    python bench/recall.py --served [--years 1,10] [--vector-days 30] [--repeat 5]
 
 ``--side-by-side`` times what an agent pays, the memories of each size taken in turn within
 each round so machine noise falls on both alike: ``souveraine recall WORDS`` in a fresh
 process (beside ``python -c pass``), ``recall()`` in-process as the MCP server calls it, and
 ``souveraine index`` after one turn committed without hooks; medians and the 10 y / 1 y ratio.
+``--served`` times ``souveraine recall WORDS`` answered by a warm recall server (``served``).
 
 For each size: a full rebuild (MB/s) beside `grep -r` over the same files in the same run,
 the incremental update after one new turn (what a recall or the post-commit hook pays after
@@ -153,6 +155,77 @@ def side_by_side(roots: dict[str, Path], repeat: int) -> dict:
     return out
 
 
+def served(roots: dict[str, Path], repeat: int) -> dict:
+    """The CLI's recall through each memory's warm server (`souveraine serve`, started once and
+    left to load the model and fill the vectors the memory lacks), beside the same command with
+    the server out of the way (SOUVERAINE_NO_SERVER) and `python -c pass` (the floor), memories
+    taken in turn each round. A memory named "…, vectors" is served with sentence vectors (its
+    souveraine.toml says semantic = true), the others with `semantic = false`. Medians in ms;
+    ``cli_cpu`` is the client process's own CPU, ``server_cpu`` the server's, per query."""
+    from bench.common import SOUVERAINE
+    from souveraine.recall import server as recall_server
+    from souveraine.recall import warm
+
+    base = {k: v for k, v in os.environ.items() if k not in ("SOUVERAINE_NOW", warm.OFF)}
+    processes = {}
+    for name, root in roots.items():
+        _set_semantic(root, "vectors" in name)
+        processes[name] = subprocess.Popen([*SOUVERAINE, "--memory", str(root), "serve", "--idle", "600"],
+                                           env=base, stderr=subprocess.DEVNULL)
+    times: dict[str, dict[str, list[float]]] = {name: {} for name in roots}
+    loads: list[float] = []
+    try:
+        for name, root in roots.items():
+            while (state := warm.talk(root, {"op": "ping"}, 5)) is None or state["filling"] or \
+                    state["vectors"] == "loading":
+                time.sleep(0.5)
+            for text in QUERIES:                    # warm: the page cache, the vectors read once
+                subprocess.run([*SOUVERAINE, "--memory", str(root), "recall", text], env=base, capture_output=True)
+        for n in range(repeat):
+            for name, root in roots.items():
+                into, pid = times[name], processes[name].pid
+                env = {**base, "SOUVERAINE_MEMORY": str(root)}
+                for text in QUERIES[n % 4::4]:
+                    before = _cpu(pid)
+                    wall, cpu = _timed_cpu([*SOUVERAINE, "recall", text], env)
+                    into.setdefault("served", []).append(wall)
+                    into.setdefault("cli_cpu", []).append(cpu)
+                    into.setdefault("server_cpu", []).append(_cpu(pid) - before)
+                    into.setdefault("in_process", []).append(_timed([*SOUVERAINE, "recall", text],
+                                                                    {**env, warm.OFF: "1"}))
+                    into.setdefault("floor", []).append(_timed([sys.executable, "-c", "pass"], env))
+                loads.append(os.getloadavg()[0])
+    finally:
+        for root in roots.values():
+            recall_server.stop(root)
+        for process in processes.values():
+            process.wait(timeout=30)
+    out = {name: {key: _ms(statistics.median(values)) for key, values in into.items()} for name, into in times.items()}
+    return {**out, "load": round(statistics.median(loads), 1)}
+
+
+def _set_semantic(root: Path, on: bool) -> None:
+    config = root / "souveraine.toml"
+    text = config.read_text(encoding="utf-8")
+    line = f"semantic = {'true' if on else 'false'}"
+    text = text.replace("[recall]\n", f"[recall]\n{line}\n") if "[recall]\n" in text else f"{text}\n[recall]\n{line}\n"
+    config.write_text(text, encoding="utf-8")
+
+
+def _cpu(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _timed_cpu(argv: list[str], env: dict) -> tuple[float, float]:
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    wall = _timed(argv, env)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
 def _timed(argv: list[str], env: dict) -> float:
     started = time.perf_counter()
     subprocess.run(argv, env=env, capture_output=True, check=True)
@@ -179,7 +252,24 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--side-by-side", action="store_true", help="CLI, in-process and update times, sizes in turn")
+    parser.add_argument("--served", action="store_true",
+                        help="the CLI through a warm recall server, with and without vectors, beside its floor")
+    parser.add_argument("--vector-days", type=int, default=30,
+                        help="with --served: the days of the memory served with vectors (its server computes them first)")
+    parser.add_argument("--cache", type=Path, default=generate.CACHE)
     args = parser.parse_args()
+    if args.served:
+        shapes = [(f"{args.vector_days} d, vectors", generate.Shape(days=args.vector_days))]
+        shapes += [(f"{years} y", generate.Shape.years(years)) for years in (int(y) for y in args.years.split(","))]
+        with tempfile.TemporaryDirectory() as tmp:
+            roots = {}
+            for label, shape in shapes:
+                folder = Path(tmp) / str(len(roots))
+                folder.mkdir()
+                roots[label] = generate.copy_of(generate.cached(shape, cache=args.cache), folder)
+                index.rebuild(Memory(roots[label]))
+            print(json.dumps(served(roots, args.repeat), indent=2))
+        return
     os.environ["SOUVERAINE_NOW"] = f"{END.isoformat()}T23:30:00+00:00"
     if args.side_by_side:
         with tempfile.TemporaryDirectory() as tmp:

@@ -89,7 +89,7 @@ class Variant:
 SHIPPED = Variant("shipped")
 PLAIN = Variant("plain BM25", index.Options("unicode61 remove_diacritics 2", "none"),
                 {"weights": EQUAL, "date_weight": 0.0, "answer_share": 0.0, "diversity": 0.0,
-                "speaker_weight": 0.0, "inflections": False, "prompt_share": 0.0, "asking": 1.0}, False, False)
+                "speaker_weight": 0.0, "inflections": False, "prompt_share": 0.0, "asking": 1.0, "kind_weight": 0.0}, False, False)
 TRIED = [
     replace(SHIPPED, name="  no answer inheritance", ranking={"answer_share": 0.0}),
     replace(SHIPPED, name="  answer share 1.0", ranking={"answer_share": 1.0}),
@@ -110,6 +110,7 @@ TRIED = [
     replace(SHIPPED, name="  reply share 1.0", ranking={"prompt_share": 1.0}),
     replace(SHIPPED, name="  asking turns at full score", ranking={"asking": 1.0}),
     replace(SHIPPED, name="  asking turns at 0.3", ranking={"asking": 0.3}),
+    replace(SHIPPED, name="  who/where not matched to names", ranking={"kind_weight": 0.0}),
 ]
 SEMANTIC = replace(SHIPPED, name="with sentence vectors", semantic=True)
 SEMANTIC_TRIED = [

@@ -14,6 +14,7 @@ def isolated(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
     monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(home / ".gitconfig"))
     monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    monkeypatch.setenv("SOUVERAINE_NO_SERVER", "1")       # no recall server started behind a test's back
     for name in ("SOUVERAINE_MEMORY", "SOUVERAINE_NOW", "SOUVERAINE_DEBUG", "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"):
         monkeypatch.delenv(name, raising=False)
     (home / ".gitconfig").write_text("[user]\n\tname = Test Person\n\temail = test@example.org\n[init]\n\tdefaultBranch = main\n")

@@ -40,7 +40,8 @@ UNSET = getattr(click.core, "UNSET", None)     # Click's "no default given": the
 
 
 def options(command: click.Command) -> dict[str, click.Parameter]:
-    return {opt: param for param in command.params if isinstance(param, click.Option) for opt in param.opts}
+    return {opt: param for param in command.params if isinstance(param, click.Option)
+            for opt in (*param.opts, *param.secondary_opts)}
 
 
 @pytest.mark.parametrize("table, name", [(lean.ROOT, None), (lean.RECALL, "recall")])
@@ -49,7 +50,11 @@ def test_the_lean_tables_are_the_click_commands_own(table, name):
     known = options(command)
     for opt, (dest, kind) in table.items():
         param = known[opt]
-        assert (param.name, param.multiple, param.nargs, bool(param.secondary_opts)) == (dest, False, 1, False), opt
+        if opt in param.secondary_opts:     # the off side of a --x/--no-x flag: a flag of its own here
+            assert (dest, kind, param.is_flag, param.default) == (f"no_{param.name}", lean.FLAG, True, None), opt
+            continue
+        assert (param.name, param.multiple, param.nargs) == (dest, False, 1), opt
+        assert all(other in table for other in param.secondary_opts), opt
         default = None if param.default is UNSET else param.default
         if kind == lean.FLAG:
             assert param.is_flag and default in (False, None), opt
@@ -97,6 +102,7 @@ def seeded(memory_template, tmp_path_factory):
     ["recall", "--tier", "episodic", "--context", "1", "key"], ["recall", "--in", "journal", "--all", "harbour"],
     ["recall", "--no-recency", "--private", "--since", "2026-11", "--until", "2026-12", "key"],
     ["recall", "--person", "Clara", "kayak"], ["--debug", "recall", "--now", "2026-12-01", "last", "week"],
+    ["recall", "--no-semantic", "key"],
 ])
 def test_the_lean_path_answers_as_click_does(seeded, args):
     lean_answer, clicked = run("lean", seeded, *args)
@@ -110,7 +116,7 @@ def test_the_lean_path_answers_as_click_does(seeded, args):
     ["recall"], ["recall", "--limit", "0", "x"], ["recall", "--tier", "nope", "x"], ["recall", "--help"],
     ["recall", "--bogus", "x"], ["recall", "-x"], ["recall", "--json=1", "x"], ["recall", "--since", "whenever", "x"],
     ["recall", "--limit", "5", "--limit", "6", "x"], ["recall", "--", "--json"], ["--version"],
-    ["recall", "--no-semantic", "key"],
+    ["recall", "--semantic", "--no-semantic", "key"],
 ])
 def test_what_the_lean_path_does_not_cover_is_clicks(seeded, args):
     lean_answer, clicked = run("lean", seeded, *args)

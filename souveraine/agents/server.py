@@ -4,7 +4,8 @@
 ``agents.tooldefs.TOOLS`` — the same definitions ``souveraine tools`` prints, their input
 schemas byte for byte, with their hints as annotations — each run on a fresh ``Memory``
 (so an edited souveraine.toml is read again; its checked table is reused while its text is
-the same). The search index stays open between calls (``recall.index.keep_open``). A refusal is a tool error whose text is
+the same). The search index stays open between calls (``recall.index.keep_open``), and with the
+semantic extra the sentence encoder loads in the background (``recall.semantic.keep_warm``). A refusal is a tool error whose text is
 ``code: message``. Resources are the wake (``memory://wake``) and the notes
 (``memory://notes/{path}``), listed a page at a time (``cursor`` / ``nextCursor``); listing
 leaves out what the Cloister keeps queryable only (the journal, the archive), which stay
@@ -82,6 +83,7 @@ def build(root: Path | str) -> MemoryServer:
 
     inprocess.enable()
     index.keep_open()           # a search's connection and its page cache serve the next call too
+    _keep_warm(Path(root))
     server = MemoryServer(Path(root))
     for tool in tooldefs.TOOLS:
         server.add_tool(_callable(tool, server.root), name=tool.name, title=tool.title, description=tool.text,
@@ -106,6 +108,21 @@ def build(root: Path | str) -> MemoryServer:
         return reflection_prompt(Memory(server.root))
 
     return server
+
+
+def _keep_warm(root: Path) -> None:
+    """Sentence vectors at hand for every recall: the model loads in the background now, so
+    ``[recall] semantic = "auto"`` uses it once loaded and never waits for it. The recalls
+    run here, not through a recall server: this process is as warm."""
+    from souveraine.recall import semantic, warm
+
+    warm.answer_here()
+    memory = Memory(root)
+    try:
+        if semantic.mode(memory) is not False and semantic.available():
+            semantic.keep_warm(semantic.location(memory))
+    except SouveraineError:
+        pass                    # a bad [recall] semantic is said by the recall that reads it
 
 
 def listed_notes(root: Path) -> list[str]:

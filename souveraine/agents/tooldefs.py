@@ -149,13 +149,14 @@ def _surface(memory, bandwidth, peek):
 
 def _recall(memory, query, since, until, tier, within, person, limit, private, recency, now, context, all,
             semantic=None):
+    from souveraine.recall import warm
     from souveraine.recall.search import recall
 
     if not query and not any((since, until, tier, within, person)):
         raise UsageError("give words to look for (query), or a filter such as since or person")
-    found = recall(memory, query or "", since=since, until=until, tier=tier, within=within, person=person,
-                   limit=limit, private=private, recency=recency, now=now, context=context, every=all,
-                   semantic=semantic)
+    options = dict(since=since, until=until, tier=tier, within=within, person=person, limit=limit, private=private,
+                   recency=recency, now=now, context=context, every=all, semantic=semantic)
+    found = warm.recall(memory, query or "", **options) or recall(memory, query or "", **options)
     return {"hits": [hit.to_dict() for hit in found.hits],
             "dates": [{"phrase": r.phrase, "since": r.span.since, "until": r.span.until, "note": r.note}
                       for r in found.readings]}

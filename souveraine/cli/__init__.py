@@ -16,7 +16,7 @@ COMMANDS = {
     "why": "memories", "forget": "memories", "visibility": "memories",
     "persist": "persist", "surface": "inbox", "inbox": "inbox", "ledger": "ledger",
     "wake": "wake",
-    "recall": "recall", "index": "recall",
+    "recall": "recall", "index": "recall", "serve": "recall",
     "reflect": "reflect", "archive": "archive", "model": "reflect",
     "doctor": "care", "defrag": "care", "digest": "care", "learnings": "rhythm", "refresh": "rhythm",
     "schedule": "schedule",

@@ -24,11 +24,11 @@ RECALL = {
     "--person": ("person", str), "--limit": ("limit", range(1, 1001)), "--private": ("private", FLAG),
     "--no-recency": ("no_recency", FLAG), "--now": ("now", str), "--context": ("context", range(0, 21)),
     "--all": ("every", FLAG), "--json": ("as_json", FLAG), "--memory": ("memory_path", str),
+    "--semantic": ("semantic", FLAG), "--no-semantic": ("no_semantic", FLAG),
 }
 DEFAULTS = {"limit": 10, "context": 0}      # the rest: False for a flag, else None
-# Recall's options the table leaves to Click: given, Click runs the command; left out, the
-# command passes its default, None, which is recall()'s own.
-TO_CLICK = ("--semantic", "--no-semantic")
+# Recall's options the table leaves to Click: given, Click runs the command.
+TO_CLICK = ()
 
 
 class _Click(Exception):
@@ -110,19 +110,26 @@ def _recall(root: dict, options: dict, words: list[str]) -> None:
         raise _Click            # a person at a terminal: Click's progress bar (sentence vectors) is theirs
     if not words and not any(options[k] for k in ("since", "until", "tier", "within", "person")):
         raise _Click                                    # a usage error: Click's to say
+    if options["semantic"] and options["no_semantic"]:
+        raise _Click                                    # both: Click's rule (the last wins) is Click's
     from souveraine.cli.hits import render_hits
     from souveraine.cli.now import fix_now
-    from souveraine.laws import inprocess
-    from souveraine.recall.search import recall
+    from souveraine.recall import warm
     from souveraine.store.memory import Memory
 
     fix_now(root["now"])
-    inprocess.enable()
     memory = Memory.find(options["memory_path"] or root["memory_path"])
-    result = recall(memory, " ".join(words), since=options["since"], until=options["until"], tier=options["tier"],
-                    within=options["within"], person=options["person"], limit=options["limit"],
-                    private=options["private"], recency=not options["no_recency"], now=options["now"],
-                    context=options["context"], every=options["every"])
+    asked = dict(since=options["since"], until=options["until"], tier=options["tier"], within=options["within"],
+                 person=options["person"], limit=options["limit"], private=options["private"],
+                 recency=not options["no_recency"], now=options["now"], context=options["context"],
+                 every=options["every"], semantic=True if options["semantic"] else False if options["no_semantic"] else None)
+    result = warm.recall(memory, " ".join(words), **asked)      # a warm server's answer, if one runs
+    if result is None:
+        from souveraine.laws import inprocess
+        from souveraine.recall.search import recall
+
+        inprocess.enable()
+        result = recall(memory, " ".join(words), **asked)
     told = []
     if result.readings and not options["as_json"]:
         for reading in result.readings:

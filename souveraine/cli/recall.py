@@ -47,13 +47,15 @@ def recall_cmd(memory, words, since, until, tier, within, person, limit, private
         souveraine recall "how often does he work out" --context 1
     """
     from souveraine.errors import UsageError
+    from souveraine.recall import warm
     from souveraine.recall.search import recall
 
     if not words and not any((since, until, tier, within, person)):
         raise UsageError("give words to look for, or a filter such as --since 2026-03 or --person ada")
-    result = recall(memory, " ".join(words), since=since, until=until, tier=tier, within=within, person=person,
-                    limit=limit, private=private, recency=not no_recency, now=now, context=context, every=every,
-                    semantic=semantic, progress=progress("sentence vectors", not as_json))
+    options = dict(since=since, until=until, tier=tier, within=within, person=person, limit=limit, private=private,
+                   recency=not no_recency, now=now, context=context, every=every, semantic=semantic)
+    result = (warm.recall(memory, " ".join(words), **options)
+              or recall(memory, " ".join(words), **options, progress=progress("sentence vectors", not as_json)))
     if result.readings and not as_json:
         for reading in result.readings:
             span = reading.span
@@ -67,9 +69,12 @@ def recall_cmd(memory, words, since, until, tier, within, person, limit, private
 @click.command(name="index")
 @click.option("--rebuild", is_flag=True, help="Read every file again into a new index.")
 @click.option("--scan", is_flag=True, help="Compare every file with what the index read (git status), not only what can have changed.")
+@click.option("--vectors", is_flag=True,
+              help="Also compute the sentence vectors documents lack, so no semantic query waits for them"
+                   " (needs the semantic extra).")
 @json_option
 @pass_memory
-def index_cmd(memory, rebuild, scan, as_json):
+def index_cmd(memory, rebuild, scan, vectors, as_json):
     """Bring the search index up to date (or rebuild it) and show what it holds.
 
     The index is a cache in .souveraine/index.sqlite, git-ignored; recall keeps it fresh by
@@ -83,12 +88,108 @@ def index_cmd(memory, rebuild, scan, as_json):
         souveraine index
         souveraine index --scan
         souveraine index --rebuild --json
+        souveraine index --vectors
     """
     from souveraine.recall import index
 
+    if vectors:
+        from souveraine.recall import semantic
+
+        semantic.require()
     update = (index.rebuild(memory, progress=progress("indexing", not as_json)) if rebuild
               else index.refresh(memory, scan=scan))
-    emit({**index.status(memory), "update": update.to_dict()}, as_json, render_status)
+    shown = {**index.status(memory), "update": update.to_dict()}
+    if vectors:
+        shown["vectors"] = _fill(memory, progress("sentence vectors", not as_json))
+    emit(shown, as_json, render_status)
+
+
+def _fill(memory, told) -> dict:
+    import time
+
+    from souveraine.recall import index, semantic
+
+    began = time.monotonic()
+    conn, _ = index.fresh(memory)
+    try:
+        made = semantic.fill(conn, semantic.location(memory), progress=told)
+        held = semantic.Store(semantic.location(memory))
+        try:
+            count = held.conn.execute("SELECT count(*) FROM vectors").fetchone()[0]
+        finally:
+            held.close()
+    finally:
+        conn.close()
+    return {"computed": made, "held": count, "seconds": round(time.monotonic() - began, 3)}
+
+
+@click.command(name="serve")
+@click.option("--idle", "idle_minutes", type=click.FloatRange(min=0, min_open=True), metavar="MINUTES",
+              help="Exit after this long without a query (default: [recall] server_idle_minutes, 30).")
+@click.option("--background", is_flag=True, help="Start it detached and return once it answers (nothing if one runs).")
+@click.option("--status", is_flag=True, help="Say whether a server runs for this memory, and what it holds.")
+@click.option("--stop", is_flag=True, help="Stop the server of this memory, if one runs.")
+@json_option
+@pass_memory
+def serve_cmd(memory, idle_minutes, background, status, stop, as_json):
+    """Keep recall warm for this memory: a small server that answers `recall` over a local socket.
+
+    It keeps the search index open and the sentence encoder loaded, so a recall from the
+    command line costs tens of milliseconds even with vectors: while one runs, `souveraine
+    recall` sends its query there and prints the same output. It computes the vectors new
+    documents lack while idle, and exits after --idle minutes without a query. With
+    [recall] semantic = "auto" (the default) and the semantic extra installed, recall starts
+    one in the background by itself. The socket (mode 0600) lives under $XDG_RUNTIME_DIR,
+    else the temporary folder; .souveraine/recall-server.json says where.
+
+    Example:
+
+    \b
+        souveraine serve --background
+        souveraine serve --status
+        souveraine serve --stop
+    """
+    from souveraine.errors import UsageError
+    from souveraine.recall import server, warm
+
+    if sum((background, status, stop)) > 1:
+        raise UsageError("give one of --background, --status, --stop")
+    if status:
+        found = warm.talk(memory.root, {"op": "ping"}, 5)
+        found = {k: v for k, v in found.items() if k != "ok"} if found else None
+        if as_json:
+            emit({"running": found is not None, **(found or {})}, True)
+        elif found:
+            emit(found, False, _render_server)
+        else:
+            say("no recall server runs for this memory")
+        return
+    if stop:
+        record = server.stop(memory.root)
+        if as_json:
+            emit({"stopped": record is not None, **(record or {})}, True)
+        elif record is None:
+            say("no recall server runs for this memory")
+        return
+    if background:
+        started = server.start(memory.root, idle_minutes)
+        if as_json:
+            emit({k: v for k, v in started.items() if k != "ok"}, True)
+        return
+    running = server.Server(memory.root, idle_minutes)
+    try:
+        running.run(lambda path: say(f"recall server for {memory.root}: {path}; exits after {running.idle / 60:g}"
+                                     " minutes without a query (souveraine serve --stop)", as_json))
+    except KeyboardInterrupt:
+        pass
+
+
+def _render_server(data: dict) -> str:
+    return "\n".join([f"server     pid {data['pid']}, since {data['started']}, {data['served']} queries answered",
+                      f"socket     {data['socket']}",
+                      f"vectors    {data['vectors']}" + (", computing the missing ones" if data["filling"] else "")
+                      + (f" ({data['filled']} computed ahead)" if data["filled"] else ""),
+                      f"idle exit  after {data['idle_minutes']:g} minutes without a query"])
 
 
 def render_status(data: dict) -> str:
@@ -104,4 +205,7 @@ def render_status(data: dict) -> str:
     update = data["update"]
     lines.append(f"update     {update['mode']}: {update['files']} files read, {update['removed']} forgotten,"
                  f" {update['seconds'] * 1000:.0f} ms")
+    if "vectors" in data:
+        vectors = data["vectors"]
+        lines.append(f"vectors    {vectors['held']} held, {vectors['computed']} computed now, {vectors['seconds']:.1f} s")
     return "\n".join(lines)

