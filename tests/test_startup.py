@@ -41,6 +41,7 @@ def test_a_recall_imports_neither_click_nor_a_heavy_library_nor_another_command(
     assert "souveraine.recall.search" in found and "sqlite3" in found
     assert not top(found) & {*HEAVY, "click", "typing"}
     assert not found & {"dataclasses", "inspect"}       # records are plain classes (souveraine/record.py)
+    assert not found & {"threading", "gzip", "souveraine.store.conventions"}    # used by writes, the lexicon reads zlib
     assert {m for m in found if m.startswith("souveraine.cli.")} == {"souveraine.cli.lean", "souveraine.cli.hits",
                                                                       "souveraine.cli.now"}
     assert "tomllib" not in found                       # the checked configuration is kept

@@ -2,7 +2,8 @@
 
 Commands load lazily, so `souveraine persist` pays only for what persist imports, and the
 Click root (cli/root.py) itself loads only when needed: a plain `souveraine recall` runs
-without Click at all (cli/lean.py).
+without Click at all (cli/lean.py), and so does a plain `souveraine persist`
+(cli/lean_persist.py).
 """
 
 import sys
@@ -30,7 +31,11 @@ def main(argv=None):
     args = list(sys.argv[1:] if argv is None else argv)
     from souveraine.cli import lean
 
-    if not lean.run(args):
+    if lean.run(args):
+        return
+    from souveraine.cli import lean_persist
+
+    if not lean_persist.run(args):
         from souveraine.cli.root import cli
 
         cli.main(args=args, prog_name="souveraine")

@@ -1,8 +1,9 @@
-"""`souveraine persist`."""
+"""`souveraine persist` through Click: its options and help (the work, and a lean path without Click,
+in cli/lean_persist.py)."""
 
 import click
 
-from souveraine.cli.common import emit, json_option, pass_memory
+from souveraine.cli.common import emit, json_option, pass_memory, say
 
 
 @click.command(name="persist")
@@ -41,71 +42,17 @@ def persist_cmd(memory, user_text, assistant_text, session, at_text, claude_code
         souveraine persist --user "My sister is Lea." --assistant "I'll remember that."
         echo '{"user": "Hi", "assistant": "Hello!"}' | souveraine persist --json
     """
-    from souveraine.errors import SouveraineError, UsageError
-    from souveraine.tempos import persist as tempo
+    from souveraine.cli import lean_persist
 
     if flush:
+        from souveraine.tempos import persist as tempo
+
         done = tempo.flush(memory, retry=retry)
         emit(done, as_json, lambda data: None)
-        _say_kept(done, as_json)
-        return
-    try:
-        exchange = _exchange(user_text, assistant_text, session, at_text, claude_code)
-        if claude_code:
-            from souveraine.agents.receipts import persist_once
-
-            result = persist_once(memory, exchange, commit=not no_commit, n1=n1)
-        else:
-            result = tempo.persist(memory, exchange, commit=not no_commit, n1=n1)
-    except UsageError as exc:
-        if claude_code:
-            # Exit 2 from a Stop hook would block Claude from stopping; a bad payload is our problem, not its.
-            raise SouveraineError(str(exc), code=exc.code) from None
-        raise
-    emit(result.to_dict(), as_json, lambda data: None)
-    if not no_commit:
-        _say_kept(result.to_dict(), as_json)
-
-
-def _say_kept(data: dict, as_json: bool) -> None:
-    from souveraine.cli.common import say
-    from souveraine.tempos.persist import KEPT
-
-    if data.get("kept") and not as_json:
-        say(f"souveraine: {KEPT}: {data['reason']}")
-
-
-def _exchange(user_text, assistant_text, session, at_text, claude_code):
-    from souveraine.errors import UsageError
-    from souveraine.tempos import transcripts
-
-    given = user_text is not None or assistant_text is not None
-    if claude_code:
-        if given:
-            raise UsageError("--claude-code reads the exchange from the hook's payload; drop --user/--assistant")
-        return transcripts.from_claude_code(_stdin())
-    if given:
-        if assistant_text is None:
-            raise UsageError("--user needs --assistant TEXT: persist journals an answer with its question")
-        return transcripts.Exchange(assistant=assistant_text, user=user_text, session=session,
-                                    at=transcripts.moment(at_text, "--at")).check()
-    exchange = transcripts.from_json(_stdin())
-    if session or at_text:
-        from dataclasses import replace
-
-        exchange = replace(exchange, session=session or exchange.session,
-                           at=transcripts.moment(at_text, "--at") or exchange.at).check()
-    return exchange
-
-
-def _stdin() -> str:
-    from souveraine.errors import UsageError
-
-    import sys
-
-    stream = sys.stdin
-    if stream is None or stream.isatty():
-        raise UsageError("nothing to persist: give --assistant TEXT (and --user TEXT), JSON on stdin, or --claude-code")
-    from souveraine.store import given
-
-    return given.stdin()
+        line = lean_persist.kept_line(done, as_json)
+    else:
+        data, line = lean_persist.persist(memory, user_text, assistant_text, session, at_text, claude_code,
+                                          no_commit, n1, as_json)
+        emit(data, as_json, lambda data: None)
+    if line:
+        say(line)

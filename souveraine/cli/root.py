@@ -33,10 +33,6 @@ class LazyGroup(click.Group):
         debug = "--debug" in args or bool(os.environ.get("SOUVERAINE_DEBUG"))
         try:
             super().main(args=args, prog_name=prog_name or "souveraine", standalone_mode=False, **extra)
-        except SouveraineError as exc:
-            if debug:
-                raise
-            _fail(exc.message, exc.exit_code, exc.code, as_json)
         except click.exceptions.Abort:
             _fail("aborted", 1, "aborted", as_json)
         except click.exceptions.NoArgsIsHelpError as exc:
@@ -50,16 +46,8 @@ class LazyGroup(click.Group):
             _fail(" ".join(exc.format_message().split()), exc.exit_code, "error", as_json)
         except click.exceptions.Exit as exc:
             sys.exit(exc.exit_code)
-        except KeyboardInterrupt:
-            _fail("interrupted; nothing half-written was kept", 130, "interrupted", False)
-        except BrokenPipeError:
-            sys.stderr.close()
-            sys.exit(1)
-        except Exception as exc:   # a bug still gets one line; --debug shows the traceback
-            if debug:
-                raise
-            usage = isinstance(exc, UnicodeError)      # text given that cannot be stored
-            _fail(_unexpected(exc), 2 if usage else 1, "usage" if usage else "internal", as_json)
+        except (Exception, KeyboardInterrupt) as exc:
+            die(exc, as_json, debug)
         sys.exit(0)
 
 
@@ -92,6 +80,23 @@ def cli(ctx, memory_path, now, debug):
     ctx.ensure_object(dict)
     ctx.obj["memory_path"] = memory_path
     ctx.obj["debug"] = debug or bool(os.environ.get("SOUVERAINE_DEBUG"))
+
+
+def die(exc: BaseException, as_json: bool, debug: bool) -> None:
+    """What a command raised, said in one line with its exit code (the lean paths' failures too)."""
+    if isinstance(exc, SouveraineError):
+        if debug:
+            raise exc
+        _fail(exc.message, exc.exit_code, exc.code, as_json)
+    if isinstance(exc, KeyboardInterrupt):
+        _fail("interrupted; nothing half-written was kept", 130, "interrupted", False)
+    if isinstance(exc, BrokenPipeError):
+        sys.stderr.close()
+        sys.exit(1)
+    if debug or not isinstance(exc, Exception):   # a bug still gets one line; --debug shows the traceback
+        raise exc
+    usage = isinstance(exc, UnicodeError)      # text given that cannot be stored
+    _fail(_unexpected(exc), 2 if usage else 1, "usage" if usage else "internal", as_json)
 
 
 def _fail(message: str, code: int, error: str, as_json: bool) -> None:

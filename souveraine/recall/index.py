@@ -462,13 +462,16 @@ def _listing(root: Path, folder: str) -> tuple[dict[str, None], list[str]]:
         entries = list(os.scandir(root / folder))
     except OSError:
         return {}, []
+    # A name here holds no '/' and starts with no '.': whether recall reads the file is the
+    # folder's answer and the name's ending (asked once, not of each of a scan's 34,000 files).
+    readable = sources.indexed(f"{folder}/_.md")
     for entry in entries:
         relpath = f"{folder}/{entry.name}"
         if entry.name.startswith("."):
             continue
         if entry.is_dir(follow_symlinks=False):
             subfolders.append(relpath)
-        elif sources.indexed(relpath):
+        elif readable and entry.name.endswith(".md"):
             files[relpath] = None
     return files, subfolders
 

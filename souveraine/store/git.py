@@ -11,7 +11,6 @@ import time
 from pathlib import Path
 
 from souveraine.errors import GitError, Refused
-from souveraine.store import conventions
 
 # Variables that would point git at another repository or index than the memory's.
 _REDIRECTS = (
@@ -94,6 +93,8 @@ def commit(root: Path, paths: list[str], message: str, *, author: dict[str, str]
     The message is checked against the conventions first; the hooks then keep the laws.
     A refusal by a hook raises Refused with the hook's words.
     """
+    from souveraine.store import conventions    # six patterns compiled: a read of the memory needs none
+
     why = conventions.problem(message)
     if why:
         raise Refused(f"commit refused: {why}")

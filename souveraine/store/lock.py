@@ -14,8 +14,8 @@ Re-entrant within one thread, so library functions can nest; other threads wait
 import fcntl
 import os
 import sys
-import threading
 import time
+from _thread import get_ident     # threading.get_ident itself, without importing threading
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -27,7 +27,7 @@ _POLL_FIRST, _POLL_MOST = 0.002, 0.05
 
 @contextmanager
 def locked(path: Path, timeout: float = 10.0, what: str = "the memory"):
-    key = (str(path), threading.get_ident())
+    key = (str(path), get_ident())
     if key in _held:
         fd, depth = _held[key]
         _held[key] = (fd, depth + 1)
@@ -74,7 +74,7 @@ class _Ticket:
     def __init__(self, path: Path):
         self.queue = path.parent / f"{path.name}.queue"
         self.queue.mkdir(exist_ok=True)
-        self.name = f"{time.time_ns():020d}-{os.getpid()}-{threading.get_ident() % 100000:05d}-{os.urandom(2).hex()}"
+        self.name = f"{time.time_ns():020d}-{os.getpid()}-{get_ident() % 100000:05d}-{os.urandom(2).hex()}"
         # Locked before it is visible, so no one takes a new ticket for a dead one.
         scratch = self.queue / f".{self.name}"
         self.fd = os.open(scratch, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)

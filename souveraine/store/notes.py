@@ -121,7 +121,9 @@ _BOUNDARY = re.compile(r"^-{3,}\s*$", re.MULTILINE)   # python-frontmatter's fen
 _FLAT_KEY = re.compile(r"([A-Za-z0-9_][A-Za-z0-9_-]*):(?: +(.*))?")
 _FLAT_ITEM = re.compile(r"( *)- +(.*)")
 _QUOTED = re.compile(r"'(?:[^']|'')*'|\"[^\"\\]*\"")
-_UNREADABLE = re.compile("[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
+# What is not printable, named itself: the printable ranges' complement took re 7 ms to compile
+# (it visits every BMP code point of a range), paid by each command that reads a note.
+_UNREADABLE = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]")
 _INDICATORS = "-?:,[]{}#&*!|>'\"%@`"
 
 

@@ -479,6 +479,9 @@ def _correct(change, exchange, asked, result, thoughts, now) -> None:
 def _model(memory):
     """The judge's model client, made once per memory object; None without ``[inference]``."""
     if "judge" not in memory.__dict__:
+        if not memory.config["inference"]["endpoint"].strip():
+            memory.__dict__["judge"] = None      # no model: not even the client's module to import
+            return None
         from souveraine.tempos import judge
 
         memory.__dict__["judge"] = judge.client(memory)

@@ -222,3 +222,19 @@ def test_a_memory_seen_as_plainly_episodic_is_one_the_witness_rules_pass():
             passed += 1
             assert integrity.check("memories/2020/m.md", text, lambda p: None, ()) == [], text
     assert passed > 300
+
+
+def test_the_printable_classes_spelled_as_a_complement_hold_the_same_characters():
+    """frontmatter's classes are written as what is not printable (cheap to compile); they must hold
+    exactly the printable ranges store.notes.flat reads, less the characters named."""
+    import re
+
+    ranges = [(0x21, 0x7E), (0xA0, 0x2027), (0x202A, 0xD7FF), (0xE000, 0xFEFE), (0xFF00, 0xFFFD), (0x10000, 0x10FFFF)]
+    edges = {c + d for lo, hi in ranges for c in (lo, hi) for d in (-1, 0, 1)} | set(range(0x100))
+    edges |= set(range(0x100, 0x110000, 997))
+    for chars in ("", ":", "#", "'", '"\\', "-?:,[]{}#&*!|>'\"%@`"):
+        cls = re.compile(frontmatter._PRINTABLE_NO(chars) if chars else frontmatter._PRINTABLE)
+        for code in sorted(edges):
+            if 0 <= code <= 0x10FFFF:
+                printable = any(lo <= code <= hi for lo, hi in ranges) and chr(code) not in chars
+                assert (cls.fullmatch(chr(code)) is not None) == printable, (chars, hex(code))

@@ -5,7 +5,7 @@ import threading
 import pytest
 
 from souveraine.errors import Refused
-from souveraine.recall import index
+from souveraine.recall import index, sources
 from souveraine.recall.search import recall
 from tests.recall.conftest import memory_note
 from tests.support import assert_clean, git
@@ -274,3 +274,33 @@ def test_an_index_of_headings_alone_is_no_document_but_one_with_code_is():
     assert sources._own_lines("people/_index.md", meta, "# People\n\n## Friends\n") is None
     assert sources._own_lines("people/_index.md", meta, "# People\n\n    # not a heading: code\n") is not None
     assert sources._own_lines("people/_index.md", meta, "# People\n\n####### seven is a paragraph\n") is not None
+
+
+@pytest.mark.parametrize("relpath", [
+    "journal/2026/12/2026-12-01.md", "memories/2024/x.md", "people/Inês.md", "people/.hidden.md", "people/.git/x.md",
+    "system/x.md", "journal", "journal/", "journal//2026/x.md", "./journal/x.md", "journal/./x.md", "/journal/x.md",
+    "journal/x.txt", "journal/x.md/", "archive/a/b/c.md", "domains/..md", "domains/../x.md", "reference/x.MD",
+])
+def test_which_paths_recall_reads_is_decided_as_a_path_reads_them(relpath):
+    """``sources.indexed`` splits a clean path itself; its answer is the one PurePosixPath's parts give."""
+    from pathlib import PurePosixPath
+
+    parts = PurePosixPath(relpath).parts
+    expected = (len(parts) > 1 and parts[0] in sources.KINDS and relpath.endswith(".md")
+                and not any(p.startswith(".") for p in parts))
+    assert sources.indexed(relpath) == expected
+
+
+def test_a_walk_lists_exactly_the_files_recall_reads(tmp_path):
+    """The walk asks ``indexed`` once a folder; what it finds is what asking of each file gives."""
+    files = ["journal/2026/12/2026-12-01.md", "journal/2026/notes.txt", "journal/.trash/x.md", "journal/2026/.x.md",
+             "people/Inês.md", "people/sub/deep/a.md", "people/sub/.hidden/b.md", "memories/2024/m.md", "memories/m.MD",
+             "archive/a.md.bak", "domains/d.md"]
+    for relpath in files:
+        (tmp_path / relpath).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / relpath).write_text("x\n", encoding="utf-8")
+    folders: dict[str, int] = {}
+    found = set().union(*(index._walk(tmp_path, top, folders) for top in ("journal", "people", "memories", "archive",
+                                                                           "domains")))
+    assert found == {p for p in files if sources.indexed(p)}
+    assert ".trash" not in " ".join(folders) and "people/sub/deep" in folders

@@ -69,3 +69,14 @@ def test_a_real_memory_reads_alike():
         "id": "83560b4a", "tier": "episodic", "created": "2025-12-02T20:20:07+00:00", "identity_id": "",
         "source": "[[journal/2025/12/2025-12-02#^t201907a84e2]]", "description": "A walk, then tea…",
         "tags": ["memory", "episodic"]}
+
+
+def test_the_unreadable_characters_are_the_complement_of_the_printable_ranges():
+    """notes._UNREADABLE names what is not printable (cheap to compile): exactly what lies outside
+    the printable ranges YAML reads, a line break excepted; checked at every range's edges."""
+    printable = [(0x0A, 0x0A), (0x20, 0x7E), (0xA0, 0x2027), (0x202A, 0xD7FF), (0xE000, 0xFEFE), (0xFF00, 0xFFFD),
+                 (0x10000, 0x10FFFF)]
+    edges = {c + d for lo, hi in printable for c in (lo, hi) for d in (-1, 0, 1)} | set(range(0x100))
+    for code in sorted(c for c in edges | set(range(0x100, 0x110000, 991)) if 0 <= c <= 0x10FFFF):
+        readable = any(lo <= code <= hi for lo, hi in printable)
+        assert (notes._UNREADABLE.search(chr(code)) is None) == readable, hex(code)
