@@ -353,6 +353,10 @@ def links(text: str) -> list[Link]:
     head = _front_matter(text)
     if head is not None and "[[" not in text[head[2]:] and "](" not in text[head[2]:]:
         return _front_matter_links(text, head[0], head[1])      # most memories: a source link, no other
+    if head is not None or not text.startswith("---"):
+        body = head[2] if head else 0
+        if _plain(text, body):      # a memory's sentence, a person's mentions: nothing to parse
+            return (_front_matter_links(text, head[0], head[1]) if head else []) + _plain_wikilinks(text, body)
     starts = _line_starts(text)
     found: list[Link] = []
     for tok in _tokens(text):
@@ -417,6 +421,34 @@ def _front_matter(text: str) -> tuple[int, int, int] | None:
             return first + 1, max(at - 1, first + 1), min(stop + 1, len(text))
         at = stop + 1
     return None
+
+
+# What can make a "[[" in the body anything but a wikilink, or a link anything but a wikilink:
+# code (spans, fences, indented blocks), HTML and autolinks, escapes, Markdown links and their
+# reference definitions, and what markdown-it rewrites before it reads (CR, NUL).
+# Indented code too: a tab or four spaces anywhere (after a list's or a quote's marker too).
+_NOT_PLAIN = ("`", "~~~", "<", "\\", "](", "]:", "\r", "\0", "\t", "    ")
+
+
+def _plain(text: str, start: int) -> bool:
+    """Whether the body from ``start`` holds none of what needs the parser to find its links;
+    then its links are its wikilinks, each found where it is written (tests hold this to the parser)."""
+    return not any(text.find(s, start) >= 0 for s in _NOT_PLAIN)
+
+
+def _plain_wikilinks(text: str, start: int) -> list[Link]:
+    """The wikilinks of a plain body, tried at every "[[" as the inline rule tries each bracket."""
+    found, pos = [], text.find("[[", start)
+    while pos >= 0:
+        at = pos - 1 if pos > start and text[pos - 1] == "!" else pos
+        hit = wikilink_at(text, at)
+        if hit is None:
+            pos = text.find("[[", pos + 1)
+            continue
+        stop, link, embed = hit
+        found.append(Link("wiki", embed, link.target, link.anchor, link.alias, at, stop))
+        pos = text.find("[[", stop)
+    return found
 
 
 def _front_matter_links(text: str, start: int, end: int) -> list[Link]:

@@ -38,7 +38,16 @@ def globs(config_toml: bytes | None) -> tuple[str, ...]:
 def paths(snapshot: Snapshot, extra: tuple[str, ...]) -> list[str]:
     """The append-only paths this snapshot touches."""
     seen = dict.fromkeys(e.path for diff in snapshot.diffs for e in diff)
-    return [p for p in seen if layout.is_append_only(p, extra)]
+    matches = _matcher(extra)
+    return [p for p in seen if matches(p)]
+
+
+@lru_cache(maxsize=64)
+def _matcher(extra: tuple[str, ...]):
+    """layout.is_append_only as one expression: a replay asks it of every path every commit changes."""
+    import re
+
+    return re.compile("|".join(f"(?:{layout._compile(g).pattern})" for g in (*layout.APPEND_ONLY, *extra))).fullmatch
 
 
 def breaches(snapshot: Snapshot, extra: tuple[str, ...]) -> list[Breach]:

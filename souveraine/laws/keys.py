@@ -26,6 +26,7 @@ _TRIGGERS = ("seed", "secret", "priv", "signing", "b3blbnnzac1rzxktdje")
 _WIDE = tuple(w.encode(enc) for w in ("PRIVATE", "seed", "secret", "b3BlbnNzaC1rZXktdjE")
               for enc in ("utf-16-le", "utf-16-be"))
 _MARGIN = 512  # bytes of the old text read again: longer than any name and value
+_REACH = 256   # longer than any value a finding keeps (200 characters) or any key's encoding
 _KEY_FILE = re.compile(r"(?:^|/)(?:id_ed25519|[^/]*\.(?:key|seed|secret|sk|pem|p8))$", re.IGNORECASE)
 _BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
 _ED25519_PRIV = b"\x80\x26"  # multicodec 0x1300 (ed25519-priv) as a varint
@@ -108,6 +109,8 @@ def _triggered(text: str) -> bool:
 
 def _sk(low: str | bytes) -> bool:
     """`sk` after `_` or `-` (`ed25519_sk`) or standing alone (`sk: …`), not inside a word (`ask`)."""
+    if isinstance(low, bytes):
+        return _SK.search(low) is not None
     sk, marks = ("sk", ("_", "-")) if isinstance(low, str) else (b"sk", (b"_", b"-"))
     at = low.find(sk)
     while at >= 0:
@@ -116,6 +119,10 @@ def _sk(low: str | bytes) -> bool:
             return True
         at = low.find(sk, at + 2)
     return False
+
+
+# The same on bytes, in C: `sk` preceded by `_` or `-`, or with no ASCII letter or digit on either side.
+_SK = re.compile(rb"sk(?:(?<=[_-]sk)|(?<![a-z0-9]sk)(?![a-z0-9]))")
 
 
 def _alnum(char: str | bytes) -> bool:
@@ -128,14 +135,24 @@ def _bare(text: str, path: str) -> list[Finding]:
     return []
 
 
-def new(data: bytes, before, path: str = "", grown: int | None = None) -> list[Finding]:
+def new(data: bytes, before, path: str = "", grown: int | None = None, like: bytes | None = None) -> list[Finding]:
     """Findings in ``data`` that none of the ``before`` versions already held (each is reported once).
 
     When ``data`` only grows an old version (every journal append) — ``grown``, that
     version's length, when the caller knows it; else found among ``before`` — only the
     growth is read, with a margin so a key cut across the boundary is still seen whole.
+    ``like``, the one version before when it is at hand (a replay read it), narrows a
+    rewrite the same way: only the lines that differ from it, with the margin (``changed``).
     ``before`` (any iterable of bytes) is read only when something is found outside a growth.
     """
+    if grown is None and like is not None and (window := changed(like, data, path)) is not None:
+        start, end = window
+        found = find(data[start:end + _REACH], path)    # a value opened in the window is read whole
+        if not found:
+            return found
+        lines, inside = data.count(b"\n", 0, start), data.count(b"\n", start, end) + (end >= len(data))
+        known = {f.value for f in find(like, path)}
+        return [Finding(f.what, f.line + lines, f.value) for f in found if f.line <= inside and f.value not in known]
     if grown is None:
         before = list(before)
         grown = next((len(old) for old in before if 0 < len(old) <= len(data) and data.startswith(old)), None)
@@ -145,13 +162,42 @@ def new(data: bytes, before, path: str = "", grown: int | None = None) -> list[F
         if found:
             lines = data.count(b"\n", 0, start)
             found = [Finding(f.what, f.line + lines, f.value) for f in found]
-        before = [data[start:grown]]
+        before = [data[:grown]]          # the old version itself: a key it held anywhere is not new
     else:
         found = find(data, path)
     if not found:
         return found
     known = {f.value for old in before for f in find(old, path)}
     return [f for f in found if f.value not in known]
+
+
+def changed(old: bytes, data: bytes, path: str = "") -> tuple[int, int] | None:
+    """The part of ``data`` a search must read to find what ``old`` did not hold: the bytes that
+    differ, widened by ``_MARGIN`` and to whole lines. A finding lies within a few hundred bytes
+    (a name and its value, a PEM or OpenSSH opening and what follows), so one that does not
+    touch the difference is in ``old`` too. None where that does not hold: binary text, a file
+    named like a key (read whole), or an OpenSSH block whose opening elsewhere decides."""
+    if _KEY_FILE.search(path) or len(data) <= 64 or b"\0" in data or b"\0" in old or b"OPENSSH" in old or b"OPENSSH" in data:
+        return None
+    head = _common_prefix(old, data)
+    tail = _common_prefix(old[head:][::-1], data[head:][::-1])
+    start = data.rfind(b"\n", 0, max(0, head - _MARGIN)) + 1
+    end = data.find(b"\n", min(len(data), len(data) - tail + _MARGIN))
+    return start, len(data) if end < 0 else end + 1
+
+
+def _common_prefix(a: bytes, b: bytes) -> int:
+    """The length of the longest common prefix, by halving (memcmp does the comparing)."""
+    low, high = 0, min(len(a), len(b))
+    if a[:high] == b[:high]:
+        return high
+    while low < high:
+        mid = (low + high + 1) // 2
+        if a[:mid] == b[:mid]:
+            low = mid
+        else:
+            high = mid - 1
+    return low
 
 
 def _key_bytes(value: str) -> bool:

@@ -9,6 +9,9 @@ An in-process caller gets store.git's sealed environment, keeping GIT_INDEX_FILE
 import copy
 import hashlib
 import os
+import threading
+from collections import OrderedDict
+from contextlib import contextmanager
 from pathlib import Path
 
 from souveraine.store import git
@@ -24,6 +27,7 @@ class Repo:
             self.env["GIT_INDEX_FILE"] = os.path.abspath(index)
         self._objects: dict[str, bytes | None] = {}
         self._sizes: dict[str, int | None] = {}
+        self._open: _Open | None = None       # while ``kept_open``: git's processes and the recent blobs
 
     def run(self, *args: str, input: bytes | None = None, check: bool = True):
         return git.run(self.root, *args, input=input, check=check, sealed=not self.inherit,
@@ -33,12 +37,36 @@ class Repo:
         """git's output in blocks as it comes; GitError (git's last words) when it fails.
         Left early, the process is ended."""
         process = self._popen(args)
+        _widen(process.stdout)
         try:
             while data := process.stdout.read(block):
                 yield data
             _done(process, args)
         finally:
             _end(process)
+
+    @contextmanager
+    def kept_open(self):
+        """Within: one `git cat-file --batch-command` per thread serves every read (a replay's
+        chunks and the witness's reads start no process each), and the blobs read lately are
+        kept across chunks (``recent``), so a file's previous version is at hand when it changes."""
+        if self._open is not None:
+            yield self
+            return
+        self._open = _Open()
+        try:
+            yield self
+        finally:
+            self._open.close()
+            self._open = None
+
+    def at_hand(self, oid: str) -> bytes | None:
+        """A blob already read (by this chunk, or lately in this replay), without asking git;
+        None when it is not."""
+        found = self._objects.get(oid)
+        if found is None and self._open is not None:
+            found = self._open.recent(oid)
+        return found
 
     def _popen(self, args, stdin=None):
         import subprocess
@@ -61,9 +89,14 @@ class Repo:
         All names not read before are fetched by one `git cat-file`; so are the sizes of
         ``sizes`` (objects whose content is not wanted: see ``grows``), in the same process.
         """
+        known = self._objects
+        if not sizes and all(n in known for n in names):     # a rule asking again for what a chunk read
+            return {n: known[n] for n in names}
         for name in (*names, *sizes):
             if "\n" in name:  # cannot be asked of cat-file's line protocol, and no memory file is named so
                 self._objects[name] = None
+        if self._open is not None:
+            self._recall([*names, *sizes])
         wanted = [n for n in dict.fromkeys(names) if n not in self._objects]
         sized = [n for n in dict.fromkeys(sizes) if n not in self._objects and n not in self._sizes and n not in wanted]
         if sized:
@@ -82,14 +115,29 @@ class Repo:
         self._keep(wanted, found[:len(wanted)])
         self._sizes.update(zip(sized, found[len(wanted):]))
 
+    def _recall(self, names: list[str]) -> None:
+        """Take what the replay read lately from the kept blobs instead of asking git again."""
+        for name in names:
+            if name not in self._objects:
+                data = self._open.recent(name)
+                if data is not None:
+                    self._objects[name] = data
+                    self._sizes[name] = len(data)
+
     def _cat(self, mode: str, lines: list[str], contents: list[bool], check: bool = True) -> list | None:
         """One `git cat-file` over ``lines``, its answers read as they come (fed by another thread,
-        so neither side waits on a full pipe); None when git fails and ``check`` is off."""
+        so neither side waits on a full pipe); None when git fails and ``check`` is off.
+        While ``kept_open``, the thread's long-lived process answers instead."""
         import subprocess
-        import threading
 
+        if self._open is not None and self._open.usable:
+            found = self._open.ask(self, lines if mode == "--batch-command" else
+                                   [("contents " if c else "info ") + n for n, c in zip(lines, contents)], contents)
+            if found is not None:
+                return found
         args = ("cat-file", mode, "--buffer")
         process = self._popen(args, stdin=subprocess.PIPE)
+        _widen(process.stdout)
         writer = threading.Thread(target=_feed, args=(process.stdin, "".join(n + "\n" for n in lines).encode()),
                                   daemon=True)
         writer.start()
@@ -104,6 +152,8 @@ class Repo:
     def _keep(self, names: list[str], found: list) -> None:
         self._objects.update(zip(names, found))
         self._sizes.update((n, None if data is None else len(data)) for n, data in zip(names, found))
+        if self._open is not None:
+            self._open.remember(names, found)
 
     def size(self, name: str) -> int | None:
         """An object's size in bytes (read, or asked for in ``read``'s ``sizes``); None when missing."""
@@ -139,6 +189,80 @@ class Repo:
 
 
 _HASHES = {40: hashlib.sha1, 64: hashlib.sha256}   # a blob's id by the repository's object format
+_PIPE = 1 << 20       # bytes a pipe from git holds (Linux): fewer switches between git and us on large blobs
+
+
+class _Open:
+    """What a Repo keeps while ``kept_open``: a `git cat-file --batch-command --buffer` per
+    thread (each asked under its own turn; `flush` ends a request), and the blobs read lately,
+    by object id, up to ``BUDGET`` bytes (older ones dropped first)."""
+
+    BUDGET = 64 << 20
+
+    def __init__(self):
+        self.usable = True
+        self._lock = threading.Lock()
+        self._processes: dict[int, object] = {}
+        self._blobs: OrderedDict[str, bytes] = OrderedDict()
+        self._bytes = 0
+
+    def ask(self, repo: "Repo", lines: list[str], contents: list[bool]) -> list | None:
+        """The answers to ``lines`` (`contents X` / `info X`); None when git cannot serve them so
+        (before 2.36, or it ended): the caller asks a process of its own."""
+        import subprocess
+
+        key = threading.get_ident()
+        process = self._processes.get(key)
+        if process is None:
+            process = repo._popen(("cat-file", "--batch-command", "--buffer"), stdin=subprocess.PIPE)
+            _widen(process.stdout)
+            with self._lock:
+                self._processes[key] = process
+        request = "".join(n + "\n" for n in lines).encode() + b"flush\n"
+        if len(request) <= 16384:      # fits the pipe: written at once
+            _feed(process.stdin, request, close=False)
+            writer = None
+        else:
+            writer = threading.Thread(target=_feed, args=(process.stdin, request, False), daemon=True)
+            writer.start()
+        found = _answers(process.stdout, contents)
+        if writer is not None:
+            writer.join()
+        if found is None:
+            self.usable = False
+        return found
+
+    def remember(self, names: list[str], found: list) -> None:
+        with self._lock:
+            for name, data in zip(names, found):
+                if data is None or len(name) not in _HASHES or name in self._blobs:
+                    continue
+                self._blobs[name] = data
+                self._bytes += len(data)
+            while self._bytes > self.BUDGET and self._blobs:
+                self._bytes -= len(self._blobs.popitem(last=False)[1])
+
+    def recent(self, oid: str) -> bytes | None:
+        return self._blobs.get(oid)
+
+    def close(self) -> None:
+        for process in self._processes.values():
+            try:
+                process.stdin.close()
+            except OSError:
+                pass
+            _end(process)
+        self._processes.clear()
+        self._blobs.clear()
+
+
+def _widen(pipe) -> None:
+    try:
+        import fcntl
+
+        fcntl.fcntl(pipe.fileno(), fcntl.F_SETPIPE_SZ, _PIPE)
+    except (ImportError, AttributeError, OSError):   # not Linux, or a lower limit: the default pipe
+        pass
 
 
 def _answers(stdout, contents: list[bool]) -> list | None:
@@ -163,10 +287,10 @@ def _answers(stdout, contents: list[bool]) -> list | None:
     return found
 
 
-def _feed(stdin, data: bytes) -> None:
+def _feed(stdin, data: bytes, close: bool = True) -> None:
     try:
         stdin.write(data)
-        stdin.close()
+        stdin.close() if close else stdin.flush()
     except (BrokenPipeError, OSError):   # git ended early: its exit status tells why
         pass
 

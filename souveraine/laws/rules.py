@@ -24,7 +24,8 @@ def judge(snapshot: Snapshot, *, extra: tuple[str, ...] = (), message: bool = Tr
         data = repo.blob(new) or b""
         grown = next((repo.size(o) for o in olds if 0 < (repo.size(o) or 0) <= len(data) and repo.grows(o, data)), None)
         before = _Olds(repo, olds)
-        out += [_key(path, f) for f in keys.new(data, before, path, grown)]
+        like = repo.at_hand(olds[0]) if grown is None and len(olds) == 1 else None
+        out += [_key(path, f) for f in keys.new(data, before, path, grown, like)]
         if adopted:
             continue  # an adopted vault's notes predate the laws; only key material is judged
         if frontmatter.applies(path):
@@ -48,6 +49,8 @@ class _Olds:
         self.repo, self.olds = repo, olds
 
     def __iter__(self):
+        if not self.olds:
+            return iter(())
         found = self.repo.read(self.olds)
         return iter([found[o] or b"" for o in self.olds])
 

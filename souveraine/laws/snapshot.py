@@ -95,8 +95,8 @@ def _entry(meta: str, path: str) -> Entry | None:
     fields = meta.lstrip(":").split(" ")
     if len(fields) < 5 or _GITLINK in (fields[0], fields[1]):
         return None
-    old = None if set(fields[2]) == {"0"} else fields[2]
-    new = None if set(fields[3]) == {"0"} else fields[3]
+    old = None if not fields[2].strip("0") else fields[2]
+    new = None if not fields[3].strip("0") else fields[3]
     return Entry(path, fields[4][0], old, new)
 
 
@@ -175,10 +175,11 @@ def _log(repo: Repo, revs: list[str]):
             *revs, "--")
     current, meta, rest = None, None, b""
     for data in repo.stream(*args):
-        tokens = (rest + data).split(b"\0")
-        rest = tokens.pop()
-        for raw in tokens:
-            token = raw.decode("utf-8", errors="surrogateescape")
+        data = rest + data if rest else data
+        cut = data.rfind(b"\0") + 1
+        rest = data[cut:]
+        tokens = data[:cut - 1].decode("utf-8", errors="surrogateescape").split("\0") if cut else ()
+        for token in tokens:      # decoded a block at a time: UTF-8 never holds a NUL inside a character
             if meta is not None:
                 entry = _entry(meta, token)
                 if entry is not None:

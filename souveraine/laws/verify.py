@@ -91,7 +91,8 @@ def at(memory: Memory, rev: str = "HEAD", progress: Callable[[int, int], None] |
     if repo.run("rev-parse", "--verify", "-q", "HEAD", check=False).returncode != 0:
         return Report(0, [])
     commit = _commit(repo, rev)
-    witnessed, found = witness.standing(repo, commit, progress)
+    with repo.kept_open():
+        witnessed, found = witness.standing(repo, commit, progress)
     for breach in found:
         breach.commit = commit
     return Report(0, found, witnessed)

@@ -12,7 +12,7 @@ from souveraine.laws.breach import Breach
 FOLDER = "memories/"
 COVENANTS, IDENTITIES = "covenants/", "identities/"
 EFFECTIVE = "system/persona/effective.md"
-_ELEVATED = ("foundational", "constitutive")
+_ELEVATED_BYTES = (b"foundational", b"constitutive")
 _ATTESTATIONS = b"## Attestations"   # identity.memories.ATTESTATIONS, not imported on this path
 
 
@@ -108,16 +108,17 @@ def changes(snapshot, judged: set[str] = frozenset()) -> list[Breach]:
 
     tree = Tree(snapshot.repo, snapshot.commit)
     found = snapshot.repo.read([oid for e in entries for oid in (e.old, e.new) if oid])
-    text = {oid: (data or b"").decode("utf-8", errors="replace") for oid, data in found.items()}
+    text = lambda oid: None if oid is None else (found[oid] or b"").decode("utf-8", errors="replace")
     out, shaping, recheck = [], False, set()
     moved_to = {e.new for e in entries if e.new and applies(e.path)}   # a memory moved keeps its blob
     for entry in entries:
-        new, old = text.get(entry.new), text.get(entry.old)
-        if entry.path.startswith(FOLDER):
-            if new is None and old is not None and entry.old not in moved_to:
-                out += [_breach(entry.path, "paid_receipt", p) for p in integrity.deleted(entry.path, old)]
-            shaping = shaping or any(_shapes(t) for t in (new, old) if t)
-        elif entry.path.startswith(COVENANTS) and entry.path.endswith(".md"):
+        if entry.path.startswith(FOLDER):     # read as bytes: nine in ten commits touch only memories
+            if entry.new is None and entry.old is not None and entry.old not in moved_to:
+                out += [_breach(entry.path, "paid_receipt", p) for p in integrity.deleted(entry.path, text(entry.old))]
+            shaping = shaping or any(_shapes(found[o]) for o in (entry.new, entry.old) if o and found[o])
+            continue
+        new, old = text(entry.new), text(entry.old)
+        if entry.path.startswith(COVENANTS) and entry.path.endswith(".md"):
             out += [_breach(entry.path, "covenant", p) for p in integrity.covenant(entry.path, new, old, tree)]
             recheck.update(tree.witnessed())
         elif entry.path.startswith(IDENTITIES) and entry.path.endswith(".md"):
@@ -178,10 +179,10 @@ def _changed(snapshot) -> list:
     return [e for e in mine if all(e.path in o for o in others)]
 
 
-def _shapes(text: str) -> bool:
+def _shapes(data: bytes) -> bool:
     """Whether a memory's text may take part in an identity's composition (a cheap superset)."""
-    return "identity_id:" in text and any(t in text for t in _ELEVATED) and "identity_id: ''" not in text \
-        and 'identity_id: ""' not in text
+    return b"identity_id:" in data and any(t in data for t in _ELEVATED_BYTES) and b"identity_id: ''" not in data \
+        and b'identity_id: ""' not in data
 
 
 def _shaped_by(text: str | None) -> list[str]:

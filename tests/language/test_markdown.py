@@ -119,3 +119,32 @@ def test_fences_paired_without_the_parser_are_those_commonmark_reads():
     for _ in range(3000):
         text = "\n".join(rng.choice(pool) for _ in range(rng.randint(1, 9))) + rng.choice(["", "\n"])
         assert markdown.fenced_lines(text) == markdown.code_lines(text, indented=False), text
+
+
+def test_a_plain_body_gives_the_links_the_parser_gives():
+    """links() answers a body with nothing for the parser to decide (no code, HTML, escape,
+    Markdown link, tab or four spaces) by finding each "[[" where it is written: the same
+    links, offsets and embeds as markdown-it's reading, on texts built to trip it."""
+    import random
+
+    from souveraine.language import markdown as M
+
+    def parsed(text):
+        saved, M._plain = M._plain, lambda text, start: False
+        try:
+            return M.links(text)
+        finally:
+            M._plain = saved
+
+    rng = random.Random(2)
+    pieces = ["[[", "]]", "![[", "[", "]", "a", "b c", "|", "\\|", "#", "^x", "\n", "\n\n", "- ", "> ", "# ", "    ",
+              "\t", "`", "```", "~~~", "<b>", "<", "\\", "](", "(u)", "]:", "!", "---", "***", "1. ", "  ", "é", "*",
+              "&amp;", "\r\n", "text [[x|y]] more", "[[p/q#h|al]]", "===", "+ ", "1) ", "[x]", "[x][y]", "[[a\nb]]", "!\n"]
+    plain = 0
+    for _ in range(6000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 14)))
+        if rng.random() < 0.3:
+            text = "---\ntitle: x\nsource: '[[j#^a]]'\n---\n" + text
+        assert M.links(text) == parsed(text), repr(text)
+        plain += M._plain(text, 0)
+    assert plain > 1000

@@ -224,6 +224,120 @@ def test_a_memory_seen_as_plainly_episodic_is_one_the_witness_rules_pass():
     assert passed > 300
 
 
+# -- a rewritten file is searched for keys only where it differs from its version before ------
+
+
+def _windows(monkeypatch) -> list:
+    """The windows keys.changed gave during a replay (so a test knows the shortcut was taken)."""
+    taken, changed = [], keys.changed
+    monkeypatch.setattr(keys, "changed", lambda *a: taken.append(changed(*a)) or taken[-1])
+    return taken
+
+
+def _long_note(n=120) -> str:
+    return "---\ndescription: a long note\n---\n" + "".join(f"Line {i}: nothing secret here, only words.\n" for i in range(n))
+
+
+def test_a_key_written_into_the_middle_of_a_rewritten_file_is_caught(memory, monkeypatch):
+    text = _long_note()
+    write(memory.root, "notes/long.md", text)
+    _commit(memory.root, "docs(notes): long")
+    lines = text.split("\n")
+    lines[3] = "Line 0 said otherwise."                      # two regions differ: one window from the first to the last
+    lines[60:61] = ["kept for later:", f"signing_key: {SEED_HEX}"]
+    write(memory.root, "notes/long.md", "\n".join(lines))
+    _commit(memory.root, "docs(notes): long, rewritten")
+    taken = _windows(monkeypatch)
+    _, found = history.judge(Repo(memory.root), ["HEAD"])
+    assert [b.message.split(" — ")[0] for b in found] == ["notes/long.md:62: an ed25519 key under 'signing_key'"]
+    assert taken and taken[-1] is not None and taken[-1][1] < len(text) - 1000
+
+
+def test_a_key_whose_name_was_already_there_and_whose_value_changes_is_caught(memory, monkeypatch):
+    text = _long_note()
+    placeholder = SEED_HEX[:40] + "g" * 24                  # not hex: no key yet
+    write(memory.root, "notes/long.md", text + f"seed: {placeholder}\n" + text)
+    _commit(memory.root, "docs(notes): a placeholder")
+    write(memory.root, "notes/long.md", text + f"seed: {SEED_HEX}\n" + text)   # only its last 24 characters differ
+    taken = _windows(monkeypatch)
+    _commit(memory.root, "docs(notes): the placeholder filled")
+    assert _replayed(memory.root) == [("docs(notes): the placeholder filled", "notes/long.md", "private_key")]
+    assert any(taken)
+
+
+@pytest.mark.parametrize("first", ["", "A new first line.\n"])    # grown, or rewritten
+def test_a_key_the_version_before_held_elsewhere_is_not_reported_again(memory, first):
+    text = _long_note()
+    write(memory.root, "notes/long.md", f"seed: {SEED_HEX}\n" + text)
+    _commit(memory.root, "docs(notes): with a key")
+    write(memory.root, "notes/long.md", f"{first}seed: {SEED_HEX}\n" + text + f"again, seed: {SEED_HEX}\nmore\n" + text)
+    _commit(memory.root, "docs(notes): the same key twice")
+    assert _replayed(memory.root) == [("docs(notes): with a key", "notes/long.md", "private_key")]
+
+
+def test_the_changed_window_finds_what_the_whole_file_finds():
+    """keys.new given the version before (the window) against keys.new reading it all, on random edits."""
+    rng = random.Random(13)
+    import base64
+
+    secret = base64.b64encode(bytes.fromhex(SEED_HEX)).decode()
+    pieces = [f"seed: {SEED_HEX}\n", f"private_key = \"{secret}\"\n", "-----BEGIN PRIVATE KEY-----\nMC4CAQAw\n",
+              "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAA\n", "b3BlbnNzaC1rZXktdjE\n",
+              f"ed25519_sk: 0x{SEED_HEX}\n", "a line of words\n", "ask the task\n", "seed\n", "é ſ ß\n",
+              "x" * 300 + "\n", f"{SEED_HEX}\n", "sk: " + "z" * 44 + "\n"]
+    windowed = 0
+    for _ in range(3000):
+        old = "".join(rng.choice(pieces) for _ in range(rng.randint(1, 30))).encode()
+        at, cut = rng.randint(0, len(old)), rng.randint(0, 400)
+        new = old[:at] + "".join(rng.choice(pieces) for _ in range(rng.randint(0, 3))).encode()[:rng.randint(0, 500)] \
+            + old[at + cut:]
+        whole = keys.new(new, [old], "notes/x.md")
+        window = keys.new(new, [old], "notes/x.md", like=old)
+        assert [(f.what, f.line, f.value) for f in window] == [(f.what, f.line, f.value) for f in whole], (old, new)
+        windowed += keys.changed(old, new, "notes/x.md") is not None
+    assert windowed > 600
+
+
+# -- the laws in force come from the replay's own reading of souveraine.toml -----------------
+
+
+def test_the_laws_in_force_follow_souveraine_toml_through_the_replay(memory):
+    config = memory.root / "souveraine.toml"
+    write(memory.root, "ledger/commitments.md", "# Commitments\n\n- one\n")
+    _commit(memory.root, "docs(ledger): one")
+    config.write_text(config.read_text() + '\n[laws]\nappend_only = ["ledger/commitments.md"]\n')
+    _commit(memory.root, "chore(ledger): the ledger is append-only")
+    write(memory.root, "ledger/commitments.md", "# Commitments\n\n- ONE\n")
+    _commit(memory.root, "docs(ledger): rewritten under the law")
+    lifted = config.read_text().replace('append_only = ["ledger/commitments.md"]', "append_only = []")
+    config.write_text(lifted)
+    write(memory.root, "ledger/commitments.md", "# Commitments\n\n- uno\n")
+    _commit(memory.root, "docs(ledger): the law lifted and broken at once")
+    write(memory.root, "ledger/commitments.md", "# Commitments\n\n- eins\n")
+    _commit(memory.root, "docs(ledger): rewritten once the law is gone")
+    expected = [("docs(ledger): rewritten under the law", "ledger/commitments.md", "append_only_rewrite"),
+                ("docs(ledger): the law lifted and broken at once", "ledger/commitments.md", "append_only_rewrite")]
+    assert _replayed(memory.root) == expected
+    for since in ("HEAD~1", "HEAD~2", "HEAD~3"):    # the range's first parent's laws, read by name
+        subjects = dict(line.split(" ", 1) for line in git(memory.root, "log", "--format=%H %s").splitlines())
+        _, found = history.judge(Repo(memory.root), [f"{since}..HEAD"])
+        assert [(subjects[b.commit], b.path, b.rule) for b in found] == [e for e in expected if e[0] in
+                                                                        git(memory.root, "log", "--format=%s", f"{since}..HEAD")]
+
+
+def test_a_replay_judges_alike_without_a_long_lived_cat_file(memory, monkeypatch):
+    """Where git cannot keep one `cat-file --batch-command` open (before 2.36), each read starts its own."""
+    from souveraine.laws import repo as repo_module
+
+    write(memory.root, DAY, DAY_TEXT.replace("Good morning", "Bad morning") + "\nMore.\n")
+    _commit(memory.root, "chore(journal): more")
+    write(memory.root, "notes/k.md", f"seed: {SEED_HEX}\n")
+    _commit(memory.root, "docs(notes): k")
+    kept = _replayed(memory.root)
+    monkeypatch.setattr(repo_module._Open, "ask", lambda self, *a: setattr(self, "usable", False))
+    assert _replayed(memory.root) == kept and len(kept) == 2
+
+
 def test_the_printable_classes_spelled_as_a_complement_hold_the_same_characters():
     """frontmatter's classes are written as what is not printable (cheap to compile); they must hold
     exactly the printable ranges store.notes.flat reads, less the characters named."""
