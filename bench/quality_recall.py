@@ -40,12 +40,14 @@ class Variant:
     date_weight: float = rank.DATE_WEIGHT
     answer_share: float = rank.Ranking.answer_share
     diversity: float = rank.Ranking.diversity
+    prompt_share: float = rank.Ranking.prompt_share
+    asking: float = rank.Ranking.asking
 
 
 SHIPPED = Variant("shipped: porter, context 0.25, dates, recency, answers, diversity")
 PLAIN = Variant("plain BM25 (unicode61, no context, dates as words, no recency)",
                 index.Options("unicode61 remove_diacritics 2", "none"), EQUAL, False, False,
-                date_weight=0.0, answer_share=0.0, diversity=0.0)
+                date_weight=0.0, answer_share=0.0, diversity=0.0, prompt_share=0.0, asking=1.0)
 VARIANTS = [
     PLAIN,
     SHIPPED,
@@ -62,6 +64,8 @@ VARIANTS = [
     replace(SHIPPED, name="  dates as words, not evidence", date_phrases=False),
     replace(SHIPPED, name="  no answer inheritance", answer_share=0.0),
     replace(SHIPPED, name="  no diversity", diversity=0.0),
+    replace(SHIPPED, name="  no inheritance from the reply", prompt_share=0.0),
+    replace(SHIPPED, name="  asking turns at full score", asking=1.0),
 ]
 
 
@@ -69,7 +73,8 @@ def measure(memory: Memory, conversation: Conversation, variant: Variant = SHIPP
     """recall@5 and recall@10 of the planted turns, overall and per kind of fact."""
     now = datetime.combine(conversation.end, datetime.min.time()).replace(hour=23).astimezone()
     ranking = rank.Ranking(now.timestamp(), variant.half_life_days, variant.recency, variant.recency_weight,
-                           variant.weights, variant.date_weight, variant.answer_share, variant.diversity)
+                           variant.weights, variant.date_weight, variant.answer_share, variant.diversity,
+                           prompt_share=variant.prompt_share, asking=variant.asking)
     ranks, kinds = [], {}
     for question in conversation.questions:
         target = conversation.targets[question.fact]

@@ -89,7 +89,7 @@ class Variant:
 SHIPPED = Variant("shipped")
 PLAIN = Variant("plain BM25", index.Options("unicode61 remove_diacritics 2", "none"),
                 {"weights": EQUAL, "date_weight": 0.0, "answer_share": 0.0, "diversity": 0.0,
-                "speaker_weight": 0.0, "inflections": False}, False, False)
+                "speaker_weight": 0.0, "inflections": False, "prompt_share": 0.0, "asking": 1.0, "kind_weight": 0.0}, False, False)
 TRIED = [
     replace(SHIPPED, name="  no answer inheritance", ranking={"answer_share": 0.0}),
     replace(SHIPPED, name="  answer share 1.0", ranking={"answer_share": 1.0}),
@@ -106,6 +106,11 @@ TRIED = [
     replace(SHIPPED, name="  period floor 0.6", ranking={"period_floor": 0.6}),
     replace(SHIPPED, name="  speakers' names searched as words", ranking={"speaker_weight": 0.0}),
     replace(SHIPPED, name="  no inflections (bought ≠ buy)", ranking={"inflections": False}),
+    replace(SHIPPED, name="  no inheritance from the reply", ranking={"prompt_share": 0.0}),
+    replace(SHIPPED, name="  reply share 1.0", ranking={"prompt_share": 1.0}),
+    replace(SHIPPED, name="  asking turns at full score", ranking={"asking": 1.0}),
+    replace(SHIPPED, name="  asking turns at 0.3", ranking={"asking": 0.3}),
+    replace(SHIPPED, name="  who/where not matched to names", ranking={"kind_weight": 0.0}),
 ]
 SEMANTIC = replace(SHIPPED, name="with sentence vectors", semantic=True)
 SEMANTIC_TRIED = [
@@ -115,6 +120,8 @@ SEMANTIC_TRIED = [
     replace(SEMANTIC, name="  semantic depth 30", ranking={"semantic_depth": 30}),
     replace(SEMANTIC, name="  semantic depth 120", ranking={"semantic_depth": 120}),
     replace(SEMANTIC, name="  diversity without vectors", ranking={"semantic_diversity": 0.0}),
+    replace(SEMANTIC, name="  no more-like-these", ranking={"semantic_more": 0.0}),
+    replace(SEMANTIC, name="  more-like-these 1.0", ranking={"semantic_more": 1.0}),
 ]
 VECTORS = Path(tempfile.gettempdir()) / "souveraine-recall-set-vectors.sqlite"  # a cache: keyed by text
 

@@ -8,11 +8,20 @@ in bench/quality_recall.py). Only a question passes its match on: the reply to a
 ("Sounds great!") is rarely what the statement's words were looking for, and letting every
 reply inherit filled the top ten with them (bench/recall_set.py, dev half: all R@10 0.410
 with every turn passing its match on, 0.460 with questions only).
+
+The other way round too: a reply often names what the turn before it told ("That's a huge
+Christmas." after "we did 212 pompes in the end"), so a turn inherits part of the match of
+the reply that follows it (``PROMPT_SHARE``). And a turn that ends asking something holds
+the question, not what happened: it ranks at ``ASKING`` of its score, its answer inheriting
+its match as before.
 """
 
 from souveraine.record import Record
 
 ANSWER_SHARE = 0.5      # the default of rank.Ranking.answer_share
+PROMPT_SHARE = 0.5      # … of rank.Ranking.prompt_share: a turn inherits this share of its reply's match
+ASKING = 0.5            # … of rank.Ranking.asking: a turn that ends asking something scores this share
+QUESTION_MARKS = ("?", "？")
 SPEAKERS = frozenset({"user", "assistant"})
 
 
@@ -44,6 +53,29 @@ def answers(conn, found: dict[int, "Turn"], asking: bool = False) -> dict[int, i
                 and after.role in SPEAKERS and after.role != turn.role):
             out[turn_id] = after.id
     return out
+
+
+def prompts(conn, found: dict[int, "Turn"]) -> dict[int, int]:
+    """For each turn in ``found``, the turn it replies to (the one before it in its file, same
+    session, the other speaker), when there is one."""
+    ids = [t.id for t in found.values() if t.kind == "turn" and t.role in SPEAKERS]
+    if not ids:
+        return {}
+    marks = ", ".join("?" * len(ids))
+    before = {row[0]: Turn(*row) for row in conn.execute(
+        f"SELECT id, path, session, role, kind FROM docs WHERE id IN ({marks})", [i - 1 for i in ids])}
+    out = {}
+    for turn_id in ids:
+        turn, prior = found[turn_id], before.get(turn_id - 1)
+        if (prior and prior.kind == "turn" and prior.path == turn.path and prior.session == turn.session
+                and prior.role in SPEAKERS and prior.role != turn.role):
+            out[turn_id] = prior.id
+    return out
+
+
+def asks(text: str | None) -> bool:
+    """Whether a turn ends asking something."""
+    return (text or "").rstrip().endswith(QUESTION_MARKS)
 
 
 def exchanges(conn, hits: list[tuple[int, str, str]], around: int) -> dict[int, list[dict]]:

@@ -36,6 +36,8 @@ PERIOD_FLOOR = 0.4      # a turn said in a short period the query names, matchin
 SEMANTIC_WEIGHT = 1.0   # with sentence vectors: the document most like the query gains this share of the best match
 SEMANTIC_DEPTH = 60     # … and the documents most like it join the pool (semantic.blend)
 SEMANTIC_DIVERSITY = 0.5    # with vectors, two hits are alike by this share as their cosine says
+KIND_WEIGHT = 0.5       # a hit naming a person for "who", a place for "where", scores this much more
+SEMANTIC_MORE = 0.5     # … and what is like the best hits gains this share of the best match (semantic.more_like)
 
 
 class Ranking(Frozen):
@@ -44,7 +46,8 @@ class Ranking(Frozen):
 
     _fields = ("now", "half_life_days", "recency", "recency_weight", "weights", "date_weight", "answer_share",
                "diversity", "answers_asked", "diversity_words", "period_floor", "speaker_weight", "inflections",
-               "semantic_weight", "semantic_depth", "semantic_diversity")
+               "semantic_weight", "semantic_depth", "semantic_diversity", "semantic_more", "prompt_share", "asking",
+               "kind_weight")
     half_life_days = 30.0
     recency = True
     recency_weight = RECENCY_WEIGHT
@@ -59,6 +62,10 @@ class Ranking(Frozen):
     semantic_weight = SEMANTIC_WEIGHT   # semantic.blend, when sentence vectors are used
     semantic_depth = SEMANTIC_DEPTH
     semantic_diversity = SEMANTIC_DIVERSITY     # diversity.likeness: the share of likeness in meaning
+    semantic_more = SEMANTIC_MORE       # semantic.more_like: the best hits' centroid as a second query
+    prompt_share = 0.5                  # conversation.PROMPT_SHARE: a turn inherits from the reply after it
+    asking = 0.5                        # conversation.ASKING: a turn that ends asking something
+    kind_weight = KIND_WEIGHT           # kinds.naming: a hit naming the kind of thing asked for scores this much more
 
     def __init__(self, now: float, half_life_days: float = half_life_days, recency: bool = recency,
                  recency_weight: float = recency_weight, weights: dict[str, float] | None = None,
@@ -66,14 +73,17 @@ class Ranking(Frozen):
                  answers_asked: bool = answers_asked, diversity_words: float = diversity_words,
                  period_floor: float = period_floor, speaker_weight: float = speaker_weight,
                  inflections: bool = inflections, semantic_weight: float = semantic_weight,
-                 semantic_depth: int = semantic_depth, semantic_diversity: float = semantic_diversity):
+                 semantic_depth: int = semantic_depth, semantic_diversity: float = semantic_diversity,
+                 semantic_more: float = semantic_more, prompt_share: float = prompt_share, asking: float = asking,
+                 kind_weight: float = kind_weight):
         self.__dict__.update(
             now=now, half_life_days=half_life_days, recency=recency, recency_weight=recency_weight,
             weights=dict(COLUMN_WEIGHTS) if weights is None else weights, date_weight=date_weight,
             answer_share=answer_share, diversity=diversity, answers_asked=answers_asked,
             diversity_words=diversity_words, period_floor=period_floor, speaker_weight=speaker_weight,
             inflections=inflections, semantic_weight=semantic_weight, semantic_depth=semantic_depth,
-            semantic_diversity=semantic_diversity)
+            semantic_diversity=semantic_diversity, semantic_more=semantic_more, prompt_share=prompt_share,
+            asking=asking, kind_weight=kind_weight)
 
     def params(self) -> dict[str, float]:
         return {"now": self.now, "half_life": self.half_life_days * DAY,

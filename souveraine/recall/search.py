@@ -17,7 +17,8 @@ import sys
 from datetime import date, datetime, timedelta
 
 from souveraine.errors import UsageError
-from souveraine.recall import conversation, dates, diversity, index, query, rank, sources
+from souveraine.language import questions
+from souveraine.recall import conversation, dates, diversity, index, kinds, query, rank, sources
 from souveraine.recall.rank import Ranking
 from souveraine.record import Record
 from souveraine.store import clock
@@ -131,7 +132,8 @@ def _search(conn, memory, update, text, since, until, tier, within, person_match
         terms = []              # "what did I say last week": a listing of last week
     elif found.text and not terms and not person_match:
         return result
-    search = Search(terms, person_match, filters, ranking, limit, found.span, every)
+    search = Search(terms, person_match, filters, ranking, limit, found.span, every,
+                    kind=questions.asks_for(found.text) if ranking.kind_weight else "")
     if matcher is not None and terms:
         search.meaning = matcher.meaning(conn, found.text)
     result.hits = search.run(conn)
@@ -147,11 +149,12 @@ def _search(conn, memory, update, text, since, until, tier, within, person_match
 
 
 class Search(Record):
-    __slots__ = _fields = ("terms", "person", "filters", "ranking", "limit", "evidence", "every", "speaker", "meaning")
+    __slots__ = _fields = ("terms", "person", "filters", "ranking", "limit", "evidence", "every", "speaker", "meaning",
+                           "kind")
 
     def __init__(self, terms: list[query.Term], person: str | None, filters: tuple[list[str], dict], ranking: Ranking,
                  limit: int, evidence: dates.Span = dates.Span(), every: bool = False, speaker: str | None = None,
-                 meaning: "object | None" = None):
+                 meaning: "object | None" = None, kind: str = ""):
         self.terms = terms              # none: only filters and dates, in order of time
         self.person = person            # a MATCH expression every hit must also satisfy
         self.filters, self.ranking, self.limit = filters, ranking, limit
@@ -159,6 +162,7 @@ class Search(Record):
         self.every = every              # a derived note beside its source turn
         self.speaker = speaker          # the role a name in the query names (_speaker)
         self.meaning = meaning          # semantic.Meaning: the query's likeness to each document
+        self.kind = kind                # what the question asks for: "person", "place" or "" (kinds.py)
 
     def run(self, conn) -> list[Hit]:
         self._speaker(conn)
@@ -176,6 +180,10 @@ class Search(Record):
             likeness = self.meaning.likeness
             alike = {i: c for i, c in likeness.items() if i in pool} if self.person else likeness
             semantic.blend(pool, alike, self.ranking.semantic_weight, self.ranking.semantic_depth)
+            if self.ranking.semantic_more:          # "more like these": what is like the best hits
+                more = semantic.more_like(self.meaning, sorted(pool, key=lambda i: -pool[i])[:semantic.MORE_LIKE])
+                semantic.blend(pool, {i: c for i, c in more.items() if i in pool} if self.person else more,
+                               self.ranking.semantic_more, self.ranking.semantic_depth)
         if not pool and len(kept) < len(self.terms):            # the rare words found nothing: try them all
             kept = self.terms
             match = query.both(query.expression(kept), self.person)
@@ -329,12 +337,20 @@ class Search(Record):
         for asked, answer in found.items():
             if answer in pool or not self.person:           # an answer must name the person itself
                 relevance[answer] = relevance.get(answer, 0.0) + self.ranking.answer_share * pool[asked]
+        if self.ranking.prompt_share and not self.person:  # a turn, through the reply that names what it told
+            for reply, prior in conversation.prompts(conn, turns).items():
+                relevance[prior] = relevance.get(prior, 0.0) + self.ranking.prompt_share * pool[reply]
         meta.update(_meta(conn, [i for i in relevance if i not in meta]))
         meta = {i: m for i, m in meta.items() if _allowed(m, self.filters)}
         told = _told(conn, meta) if not self.evidence.open else {}
         scores = {}
+        named = kinds.naming(conn, list(meta), self.kind, {sources.fold(w) for t in self.terms for w in t.words})
         for doc_id, m in meta.items():
             score = relevance[doc_id] * rank.boost(self.ranking, m["tier"], m["decays"], m["ts"])
+            if m["kind"] == "turn" and m["asks"]:
+                score *= self.ranking.asking
+            if doc_id in named:
+                score *= 1.0 + self.ranking.kind_weight
             if self.speaker and m["kind"] == "turn" and m["role"] == self.speaker:
                 score *= 1.0 + self.ranking.speaker_weight
             if not self.evidence.open:
@@ -412,8 +428,8 @@ def _meta(conn, ids) -> dict[int, dict]:
         return {}
     marks = ", ".join("?" * len(ids))
     names = ("id", "path", "block", "kind", "tier", "at", "ts", "decays", "visibility", "role", "session", "source")
-    return {row[0]: dict(zip(names, row)) for row in conn.execute(
-        f"SELECT {', '.join(names)} FROM docs WHERE id IN ({marks})", ids)}
+    return {row[0]: {**dict(zip(names, row)), "asks": conversation.asks(row[-1])} for row in conn.execute(
+        f"SELECT {', '.join(names)}, substr(rtrim(body), -1) FROM docs WHERE id IN ({marks})", ids)}
 
 
 def _allowed(m: dict, filters: tuple[list[str], dict]) -> bool:

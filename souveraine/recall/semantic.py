@@ -33,6 +33,7 @@ BATCH = 64
 CHARS = 1500            # the start of a long note is what its vector says (the model reads ~256 tokens)
 AUTO = "auto"          # [recall] semantic: vectors when a warm process has them, never a wait
 INSTALL = "pip install 'souveraine[semantic]'"
+MORE_LIKE = 5           # the best hits whose centroid is a second query (more_like)
 
 
 def available() -> bool:
@@ -129,11 +130,14 @@ class Meaning(Record):
     """What the vectors say about one query: each document's cosine with it, and the documents'
     own vectors (for telling two hits apart, diversity.likeness)."""
 
-    __slots__ = _fields = ("likeness", "vectors")
+    __slots__ = _fields = ("likeness", "vectors", "ids", "matrix")
 
-    def __init__(self, likeness: dict[int, float] | None = None, vectors: dict[int, object] | None = None):
+    def __init__(self, likeness: dict[int, float] | None = None, vectors: dict[int, object] | None = None,
+                 ids: list[int] | None = None, matrix=None):
         self.likeness = {} if likeness is None else likeness
         self.vectors = {} if vectors is None else vectors
+        self.ids = [] if ids is None else ids      # the rows of ``matrix`` (more_like)
+        self.matrix = matrix
 
 
 class Matcher:
@@ -164,7 +168,7 @@ class Matcher:
         if not ids:
             return Meaning()
         query = encode([text])[0]
-        return Meaning(dict(zip(ids, (matrix @ query).tolist())), by_id)
+        return Meaning(dict(zip(ids, (matrix @ query).tolist())), by_id, ids, matrix)
 
     def vectors(self, conn, wait: bool = True) -> tuple | None:
         found = state(conn)
@@ -357,3 +361,19 @@ def blend(pool: dict[int, float], likeness: dict[int, float], weight: float, dep
     for doc_id, cosine in likeness.items():
         if cosine > floor:
             pool[doc_id] = pool.get(doc_id, 0.0) + weight * top * (cosine - floor) / (best - floor)
+
+
+def more_like(meaning: Meaning, best: list[int]) -> dict[int, float]:
+    """Each document's cosine with the centroid of ``best`` (the best hits so far): "more like
+    these". "Which authors has he read?" finds one turn naming an author by its words; the
+    turns naming the others are more like that turn than like the question."""
+    import numpy as np
+
+    found = [meaning.vectors[i] for i in best if i in meaning.vectors]
+    if not found or meaning.matrix is None:
+        return {}
+    centre = np.mean(found, axis=0)
+    norm = float(np.linalg.norm(centre))
+    if not norm:
+        return {}
+    return dict(zip(meaning.ids, (meaning.matrix @ (centre / norm)).tolist()))

@@ -16,7 +16,7 @@ def test_a_turn_is_its_own_hit_with_its_block_id_date_snippet_and_link(memory, s
     (_, user), (_, assistant) = say(
         ("2026-03-14T10:00:00", "user", "Have you read The Left Hand of Darkness, a book by Le Guin?"),
         ("2026-03-14T10:00:30", "assistant", "Gethen, a world of winter: enjoy it."))
-    hits = recall(memory, "Darkness").hits
+    hits = sorted(recall(memory, "Darkness").hits, key=lambda h: h.role != "user")    # a question and its answer
     assert hits[0].to_dict() == {
         "path": "journal/2026/03/2026-03-14.md", "block": user, "kind": "turn", "tier": "episodic",
         "date": "2026-03-14T10:00:00", "score": hits[0].score, "role": "user", "source": "",
@@ -100,7 +100,7 @@ def test_an_answer_ranks_by_the_question_it_answers(memory, say):
         ("2026-06-01T10:00:00", "assistant", "How often does he work out with his family?", "gym"),
         ("2026-06-01T10:01:00", "user", "Three times a week; it keeps us on track.", "gym"))
     blocks = [h.block for h in recall(memory, "how often does he work out with his family", limit=3).hits]
-    assert blocks[:2] == [question, answer]
+    assert blocks[:2] == [answer, question]         # the answer first: the question only asks
 
 
 def test_a_short_period_named_by_the_query_is_evidence_without_its_words(memory, say):
@@ -118,6 +118,41 @@ def test_only_a_question_passes_its_match_on_to_the_reply(memory, say):
                         ("2026-06-02T10:01:00", "assistant", "Good news, finally.", "b"))
     blocks = [h.block for h in recall(memory, "plumber boiler valve").hits]
     assert blocks.index(answer) < blocks.index(reply)     # the newer reply answers no question
+
+
+def test_a_turn_is_found_through_the_reply_that_names_what_it_told(memory, say):
+    say(*[(f"2026-0{m}-10T07:00:00", "user", f"Ordinary week at the bakery, batch {m}.", f"w{m}") for m in (2, 3, 4)])
+    (_, told), (_, reply) = say(("2025-12-27T07:00:00", "user", "we did 212 pompes in the end, I slept three hours", "x"),
+                                ("2025-12-27T07:01:00", "assistant", "That's a huge Christmas for the bakery.", "x"))
+    question = "What happened at the bakery at Christmas?"
+    blocks = [h.block for h in recall(memory, question, limit=3).hits]
+    assert blocks[:2] == [reply, told]                      # "Christmas" is only in the reply
+    alone = [h.block for h in recall(memory, question, limit=3, ranking=_ranking(memory, prompt_share=0.0)).hits]
+    assert alone.index(told) > 1                            # under a week's talk "at the bakery"
+
+
+def test_a_turn_that_asks_ranks_below_the_one_that_tells(memory, say):
+    (_, tells), = say(("2026-03-06T09:00:00", "user", "The technician came: the oven fan bearing was worn, fixed for 310 euros.", "a"))
+    (_, asks), = say(("2026-11-12T09:00:00", "assistant", "Did the technician look at the oven fan?", "b"))
+    question = "oven fan technician"
+    assert [h.block for h in recall(memory, question).hits][:2] == [tells, asks]
+    assert [h.block for h in recall(memory, question, ranking=_ranking(memory, asking=1.0)).hits][:2] == [asks, tells]
+
+
+def test_a_question_asking_who_raises_the_turns_that_name_someone(memory, say):
+    say(*[(f"2026-0{m}-05T08:00:00", "user", f"Night shifts again this week, course on Thursday {m}.", f"n{m}")
+          for m in (2, 3, 4, 5)])
+    (_, named), = say(("2026-06-05T08:00:00", "user", "Joana took my Thursday night so I can go to the course.", "j"))
+    question = "Who covered a shift for her when the course and the nights clashed?"
+    assert [h.block for h in recall(memory, question).hits][0] == named
+    assert [h.block for h in recall(memory, question, ranking=_ranking(memory, kind_weight=0.0)).hits][0] != named
+
+
+def _ranking(memory, **changed):
+    from souveraine.recall.rank import Ranking
+    from souveraine.store import clock
+
+    return Ranking(clock.now().timestamp(), **changed)
 
 
 def test_a_derived_note_ranks_at_its_source_time_and_does_not_crowd_it_out(memory, say, note, invoke):

@@ -114,6 +114,16 @@ def test_with_vectors_two_hits_are_alike_as_far_as_they_mean_the_same():
     assert [x.id for x in select([a, b, c], 2, penalty=0.3)] == [1, 2]
 
 
+def test_more_like_the_best_hits_is_the_likeness_to_their_centroid():
+    np = pytest.importorskip("numpy", reason="numpy comes with the semantic extra")
+
+    matrix = np.array([[1.0, 0.0], [0.0, 1.0], [0.6, 0.8], [-1.0, 0.0]], dtype=np.float32)
+    meaning = semantic.Meaning({}, dict(zip([7, 8, 9, 10], matrix)), [7, 8, 9, 10], matrix)
+    more = semantic.more_like(meaning, [7, 8])          # the centroid of (1, 0) and (0, 1)
+    assert more == pytest.approx({7: 0.7071, 8: 0.7071, 9: 0.9899, 10: -0.7071}, abs=1e-3)
+    assert semantic.more_like(meaning, [42]) == {}          # no vector for the hits: nothing to add
+
+
 @needs_model
 def test_one_matcher_keeps_its_vectors_until_the_index_changes(memory, say):
     _apprentices(say)
