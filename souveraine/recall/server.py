@@ -35,6 +35,8 @@ from souveraine.errors import SouveraineError, UsageError
 from souveraine.recall import warm
 
 LINE = 1 << 20          # a request is one line of at most this many bytes
+OPTIONS = ("since", "until", "tier", "within", "person", "limit", "private", "recency", "now", "context", "every",
+           "semantic")     # what a request may pass on to search.recall: the command's options
 FILL_BATCH = 16         # documents encoded between two looks for a waiting query (~0.3 s)
 
 
@@ -205,6 +207,9 @@ class Server:
         from souveraine.store.memory import Memory
 
         options = {k: v for k, v in request.items() if k not in ("op", "code", "text")}
+        unknown = set(options) - set(OPTIONS)
+        if unknown:
+            raise UsageError(f"recall takes no {', '.join(sorted(unknown))}; it takes {', '.join(OPTIONS)}")
         result = recall(Memory(self.root), request.get("text", ""), **options)
         return {"ok": True, "hits": [hit.to_dict() for hit in result.hits],
                 "readings": [{"phrase": r.phrase, "since": r.span.since, "until": r.span.until, "note": r.note}

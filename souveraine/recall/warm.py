@@ -17,6 +17,7 @@ import os
 RECORD = "recall-server.json"
 LOCK = "recall-server.lock"
 LOG = "recall-server.log"
+LOG_BYTES = 1 << 20             # a log past this size is begun again at the next start
 OFF = "SOUVERAINE_NO_SERVER"    # set: recall neither asks a server nor starts one (tests, sandboxes)
 WAIT = 30.0                     # seconds a query without vectors may take before recall runs it itself
 WAIT_FOR_MODEL = 900.0          # … one that asked for vectors (the model loads, new documents are encoded)
@@ -195,6 +196,8 @@ def spawn(root, idle_minutes: float | None = None):
     argv = [sys.executable, "-m", "souveraine", "--memory", str(root), "serve"]
     if idle_minutes is not None:
         argv += ["--idle", str(idle_minutes)]
-    with open(os.path.join(root, ".souveraine", LOG), "ab") as log:
+    log_file = os.path.join(root, ".souveraine", LOG)
+    kept = os.path.exists(log_file) and os.path.getsize(log_file) < LOG_BYTES
+    with open(log_file, "ab" if kept else "wb") as log:       # begun again past LOG_BYTES
         return subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log, cwd=root,
                                 start_new_session=True, close_fds=True)

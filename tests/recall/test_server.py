@@ -186,6 +186,12 @@ def test_the_server_computes_missing_vectors_ahead(warm_memory):
         conn.close()
 
 
+def test_a_request_passes_on_only_the_commands_options(warm_memory):
+    answer = warm.talk(warm_memory.root, {"op": "recall", "code": warm.code_mark(), "text": "van", "progress": 1})
+    assert (answer["ok"], answer["code"]) == (False, "usage") and "progress" in answer["message"]
+    assert warm.talk(warm_memory.root, {"op": "recall", "code": warm.code_mark(), "text": "van"})["hits"]
+
+
 def test_the_socket_is_the_users_alone(warm_memory):
     path = warm.read_record(warm_memory.root)["socket"]
     assert len(path.encode()) < 108
