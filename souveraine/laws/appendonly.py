@@ -13,6 +13,7 @@ driver orders them by time). Nothing else: no entry dropped, cut or changed.
 from functools import lru_cache
 
 from souveraine.laws import entries
+from souveraine.laws.keys import common_prefix
 from souveraine.laws.breach import Breach
 from souveraine.laws.snapshot import Snapshot
 from souveraine.store import layout
@@ -75,7 +76,7 @@ def rewrite(path: str, old: bytes, new: bytes, against: str = "committed") -> Br
     if old.startswith(new):
         what = f"cuts {len(old) - len(new)} bytes from its end"
     else:
-        line = old.count(b"\n", 0, _first_difference(old, new)) + 1
+        line = old.count(b"\n", 0, common_prefix(old, new)) + 1
         what = f"changes its {against} text at line {line}"
         if b"\r\n" in new and b"\r\n" not in old:
             what += " (its line endings were rewritten to CRLF)"
@@ -135,15 +136,3 @@ def _lost(path: str, base: bytes | None, sides: list[bytes], merged: bytes):
         if lost is not None:
             return side, lost
     return None
-
-
-def _first_difference(a: bytes, b: bytes) -> int:
-    limit = min(len(a), len(b))
-    low, high = 0, limit
-    while low < high:  # binary search on prefix equality: fast on large files
-        mid = (low + high + 1) // 2
-        if a[:mid] == b[:mid]:
-            low = mid
-        else:
-            high = mid - 1
-    return low

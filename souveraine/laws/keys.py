@@ -179,14 +179,14 @@ def changed(old: bytes, data: bytes, path: str = "") -> tuple[int, int] | None:
     named like a key (read whole), or an OpenSSH block whose opening elsewhere decides."""
     if _KEY_FILE.search(path) or len(data) <= 64 or b"\0" in data or b"\0" in old or b"OPENSSH" in old or b"OPENSSH" in data:
         return None
-    head = _common_prefix(old, data)
-    tail = _common_prefix(old[head:][::-1], data[head:][::-1])
+    head = common_prefix(old, data)
+    tail = common_prefix(old[head:][::-1], data[head:][::-1])
     start = data.rfind(b"\n", 0, max(0, head - _MARGIN)) + 1
     end = data.find(b"\n", min(len(data), len(data) - tail + _MARGIN))
     return start, len(data) if end < 0 else end + 1
 
 
-def _common_prefix(a: bytes, b: bytes) -> int:
+def common_prefix(a: bytes, b: bytes) -> int:
     """The length of the longest common prefix, by halving (memcmp does the comparing)."""
     low, high = 0, min(len(a), len(b))
     if a[:high] == b[:high]:
