@@ -15,21 +15,37 @@ def now(monkeypatch):
     return datetime.fromisoformat("2026-11-30T12:00:00+00:00")
 
 
+# Three apprentices named in three sessions, the word "apprentice" in none of them, among
+# other talk of the bakery that shares the question's words.
+APPRENTICES = [
+    ("2026-03-02T07:00:00", "user", "Lucas did his first week on the croissant dough, he has good hands", "a"),
+    ("2026-03-02T07:01:00", "assistant", "A good start. Is he staying through the summer?", "a"),
+    ("2026-05-11T07:00:00", "user", "Inès joined us from the CFA, I'm teaching her to shape baguettes", "b"),
+    ("2026-05-11T07:01:00", "assistant", "How is she getting on with the early hours?", "b"),
+    ("2026-07-20T07:00:00", "user", "Bilal starts his training contract with me on Monday", "c"),
+    ("2026-07-20T07:01:00", "assistant", "Congratulations to both of you.", "c"),
+    ("2026-08-01T07:00:00", "user", "Karim has trained his dog to wait by the door", "d"),
+    ("2026-08-02T07:00:00", "user", "Which oven has the best crust? The deck oven, every time", "e"),
+    ("2026-08-03T07:00:00", "user", "the bank has finally approved the loan for the new van", "f"),
+]
+
+
+def journal_turns(memory, turns):
+    """Append turns ``(iso time, role, text[, session])`` to the journal in one commit; returns (path, block) each."""
+    lines = [Line(datetime.fromisoformat(t[0]), t[1], t[2], t[3] if len(t) > 3 else "s1") for t in turns]
+    paths = {f"journal/{l.at:%Y/%m/%Y-%m-%d}.md" for l in lines}
+    existing = {rel: memory.read_text(rel) for rel in paths if memory.exists(rel)}
+    texts, placed = day_texts(lines, existing)
+    with memory.change("chore(journal): persist turns") as change:
+        for rel, text in texts.items():
+            change.write(rel, text)
+    return [placed[i] for i in range(len(lines))]
+
+
 @pytest.fixture
 def say(memory, now):
-    """Append turns ``(iso time, role, text[, session])`` to the journal in one commit; returns (path, block) each."""
-
-    def add(*turns):
-        lines = [Line(datetime.fromisoformat(t[0]), t[1], t[2], t[3] if len(t) > 3 else "s1") for t in turns]
-        paths = {f"journal/{l.at:%Y/%m/%Y-%m-%d}.md" for l in lines}
-        existing = {rel: memory.read_text(rel) for rel in paths if memory.exists(rel)}
-        texts, placed = day_texts(lines, existing)
-        with memory.change("chore(journal): persist turns") as change:
-            for rel, text in texts.items():
-                change.write(rel, text)
-        return [placed[i] for i in range(len(lines))]
-
-    return add
+    """``journal_turns`` for this test's memory."""
+    return lambda *turns: journal_turns(memory, turns)
 
 
 @pytest.fixture

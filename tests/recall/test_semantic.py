@@ -7,25 +7,14 @@ import pytest
 from souveraine.errors import UsageError
 from souveraine.recall import semantic
 from souveraine.recall.search import recall
+from tests.recall.conftest import APPRENTICES
 
 needs_model = pytest.mark.skipif(not semantic.available(),
                                  reason=f"the sentence encoder is not installed ({semantic.INSTALL})")
 
 
 def _apprentices(say):
-    """Three apprentices named in three sessions, the word "apprentice" in none of them, among
-    other talk of the bakery that shares the question's words."""
-    placed = say(
-        ("2026-03-02T07:00:00", "user", "Lucas did his first week on the croissant dough, he has good hands", "a"),
-        ("2026-03-02T07:01:00", "assistant", "A good start. Is he staying through the summer?", "a"),
-        ("2026-05-11T07:00:00", "user", "Inès joined us from the CFA, I'm teaching her to shape baguettes", "b"),
-        ("2026-05-11T07:01:00", "assistant", "How is she getting on with the early hours?", "b"),
-        ("2026-07-20T07:00:00", "user", "Bilal starts his training contract with me on Monday", "c"),
-        ("2026-07-20T07:01:00", "assistant", "Congratulations to both of you.", "c"),
-        ("2026-08-01T07:00:00", "user", "Karim has trained his dog to wait by the door", "d"),
-        ("2026-08-02T07:00:00", "user", "Which oven has the best crust? The deck oven, every time", "e"),
-        ("2026-08-03T07:00:00", "user", "the bank has finally approved the loan for the new van", "f"),
-    )
+    placed = say(*APPRENTICES)
     return placed[0], placed[2], placed[4]
 
 

@@ -11,28 +11,17 @@ import stat
 import subprocess
 import sys
 import time
-from datetime import datetime
 
 import pytest
 
-from bench.conversations import Line, day_texts
 from souveraine.recall import semantic, server, warm
+from tests.recall.conftest import APPRENTICES, journal_turns
 from tests.support import ROOT, copy_memory, isolated_session
 
 needs_model = pytest.mark.skipif(not semantic.available(),
                                  reason=f"the sentence encoder is not installed ({semantic.INSTALL})")
 
-TURNS = [
-    ("2026-03-02T07:00:00", "user", "Lucas did his first week on the croissant dough, he has good hands", "a"),
-    ("2026-03-02T07:01:00", "assistant", "A good start. Is he staying through the summer?", "a"),
-    ("2026-05-11T07:00:00", "user", "Inès joined us from the CFA, I'm teaching her to shape baguettes", "b"),
-    ("2026-05-11T07:01:00", "assistant", "How is she getting on with the early hours?", "b"),
-    ("2026-07-20T07:00:00", "user", "Bilal starts his training contract with me on Monday", "c"),
-    ("2026-07-20T07:01:00", "assistant", "Congratulations to both of you.", "c"),
-    ("2026-08-01T07:00:00", "user", "Karim has trained his dog to wait by the door", "d"),
-    ("2026-08-02T07:00:00", "user", "Which oven has the best crust? The deck oven, every time", "e"),
-    ("2026-08-03T07:00:00", "user", "the bank has finally approved the loan for the new van", "f"),
-]
+TURNS = APPRENTICES
 
 
 def _environ() -> dict:
@@ -49,13 +38,7 @@ def cli(memory_root, *args, served=True, **env):
 
 
 def _write(memory, turns) -> None:
-    lines = [Line(datetime.fromisoformat(t[0]), t[1], t[2], t[3]) for t in turns]
-    paths = {f"journal/{line.at:%Y/%m/%Y-%m-%d}.md" for line in lines}
-    existing = {rel: memory.read_text(rel) for rel in paths if memory.exists(rel)}
-    texts, _ = day_texts(lines, existing)
-    with memory.change("chore(journal): persist turns") as change:
-        for rel, text in texts.items():
-            change.write(rel, text)
+    journal_turns(memory, turns)
 
 
 def _config(memory, line: str) -> None:
