@@ -218,7 +218,7 @@ def random_vectors(root: Path) -> int:
         todo = semantic.missing(conn, semantic.location(memory))
     finally:
         conn.close()
-    made = np.random.default_rng(1).standard_normal((len(todo), semantic.DIMENSIONS)).astype(np.float32)
+    made = np.random.default_rng(1).standard_normal((len(todo), semantic.current().dimensions)).astype(np.float32)
     made /= np.linalg.norm(made, axis=1, keepdims=True)
     store = semantic.Store(semantic.location(memory))
     try:

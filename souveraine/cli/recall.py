@@ -25,8 +25,8 @@ TIERS = click.Choice(["episodic", "foundational", "constitutive"])
               help="Show each turn found with the N turns before and after it in its conversation.")
 @click.option("--all", "every", is_flag=True, help="Let a note and the turn it was written from both take a place.")
 @click.option("--semantic/--no-semantic", default=None,
-              help="Rank by meaning too, with sentence vectors (needs pip install 'souveraine[semantic]';"
-                   " default: [recall] semantic).")
+              help="Rank by meaning too, with sentence vectors (the static encoder, or MiniLM where"
+                   " the semantic extra is installed; default: [recall] semantic).")
 @json_option
 @pass_memory
 def recall_cmd(memory, words, since, until, tier, within, person, limit, private, no_recency, now, context, every,
@@ -70,8 +70,7 @@ def recall_cmd(memory, words, since, until, tier, within, person, limit, private
 @click.option("--rebuild", is_flag=True, help="Read every file again into a new index.")
 @click.option("--scan", is_flag=True, help="Compare every file with what the index read (git status), not only what can have changed.")
 @click.option("--vectors", is_flag=True,
-              help="Also compute the sentence vectors documents lack, so no semantic query waits for them"
-                   " (needs the semantic extra).")
+              help="Also compute the sentence vectors documents lack, so no semantic query waits for them.")
 @json_option
 @pass_memory
 def index_cmd(memory, rebuild, scan, vectors, as_json):
@@ -138,8 +137,7 @@ def serve_cmd(memory, idle_minutes, background, status, stop, as_json):
     command line costs tens of milliseconds even with vectors: while one runs, `souveraine
     recall` sends its query there and prints the same output. It computes the vectors new
     documents lack while idle, and exits after --idle minutes without a query. With
-    [recall] semantic = "auto" (the default) and the semantic extra installed, recall starts
-    one in the background by itself. The socket (mode 0600) lives under $XDG_RUNTIME_DIR,
+    [recall] semantic = "auto" (the default), recall starts one in the background by itself. The socket (mode 0600) lives under $XDG_RUNTIME_DIR,
     else the temporary folder; .souveraine/recall-server.json says where.
 
     Example:

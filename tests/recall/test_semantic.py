@@ -1,16 +1,26 @@
-"""Sentence vectors in recall: optional, off by default, and with the real model when installed."""
+"""Sentence vectors in recall: used where asked or warm, with each real encoder installed (the
+static one always: it comes with souveraine; MiniLM with the semantic extra)."""
 
 import json
 
 import pytest
 
 from souveraine.errors import UsageError
-from souveraine.recall import semantic
+from souveraine.recall import encoders, index, semantic
 from souveraine.recall.search import recall
 from tests.recall.conftest import APPRENTICES
 
 needs_model = pytest.mark.skipif(not semantic.available(),
-                                 reason=f"the sentence encoder is not installed ({semantic.INSTALL})")
+                                 reason=f"no sentence encoder is installed ({semantic.INSTALL})")
+
+
+@pytest.fixture(params=sorted(encoders.ENCODERS))
+def which(request):
+    """Each encoder, where installed."""
+    found = encoders.ENCODERS[request.param]
+    if not found.available():
+        pytest.skip(f"the {request.param} encoder is not installed ({found.install})")
+    return found
 
 
 def _apprentices(say):
@@ -40,11 +50,11 @@ def test_without_asking_recall_ranks_by_words_alone(memory, say):
 def test_asking_without_the_extra_is_a_one_line_error(memory, say, monkeypatch, invoke):
     _apprentices(say)
     monkeypatch.setattr(semantic, "available", lambda: False)
-    with pytest.raises(UsageError, match=r"pip install 'souveraine\[semantic\]'"):
+    with pytest.raises(UsageError, match=r"needs a sentence encoder: pip install wordllama"):
         recall(memory, "apprentices", semantic=True)
     result = invoke("recall", "apprentices", "--semantic")
     assert result.exit_code != 0
-    assert "souveraine[semantic]" in result.output and len(result.output.strip().splitlines()) == 1
+    assert "pip install wordllama" in result.output and len(result.output.strip().splitlines()) == 1
 
 
 def test_blend_raises_by_likeness_and_lets_the_most_alike_in():
@@ -57,20 +67,18 @@ def test_blend_raises_by_likeness_and_lets_the_most_alike_in():
     assert unchanged == {1: 10.0}
 
 
-@needs_model
-def test_meaning_finds_the_turns_that_share_no_word_with_the_question(memory, say):
+def test_meaning_finds_the_turns_that_share_no_word_with_the_question(memory, say, which):
     lucas, ines, bilal = _apprentices(say)
     question = "Which apprentices has Karim trained?"
     words = _keys(recall(memory, question, limit=3, semantic=False).hits)
-    meaning = _keys(recall(memory, question, limit=3, semantic=True).hits)
+    meaning = _keys(recall(memory, question, limit=3, semantic=semantic.Matcher(semantic.location(memory), which=which)).hits)
     assert len({lucas, ines, bilal} & set(meaning)) > len({lucas, ines, bilal} & set(words))
     assert len({lucas, ines, bilal} & set(meaning)) >= 2
 
 
-@needs_model
-def test_vectors_are_computed_once_and_follow_the_text(memory, say):
+def test_vectors_are_computed_once_and_follow_the_text(memory, say, which):
     _apprentices(say)
-    recall(memory, "apprentice training", semantic=True)
+    recall(memory, "apprentice training", semantic=semantic.Matcher(semantic.location(memory), which=which))
     store = semantic.Store(semantic.location(memory))
     try:
         first = store.conn.execute("SELECT count(*) FROM vectors").fetchone()[0]
@@ -79,19 +87,19 @@ def test_vectors_are_computed_once_and_follow_the_text(memory, say):
     assert first >= 9                   # every turn (and init's notes) once
     calls = []
     real = semantic.encode
-    semantic.encode = lambda texts, progress=None: calls.append(len(texts)) or real(texts, progress)
+    semantic.encode = lambda texts, progress=None, which=None: calls.append(len(texts)) or real(texts, progress, which)
     try:
-        recall(memory, "apprentice training", semantic=True)
+        recall(memory, "apprentice training", semantic=semantic.Matcher(semantic.location(memory), which=which))
         assert calls == [1]             # the query alone: every document's vector was kept
         say(("2026-09-01T07:00:00", "user", "Maëlle asked whether she could do her CAP with us", "g"))
-        recall(memory, "apprentice training", semantic=True)
+        recall(memory, "apprentice training", semantic=semantic.Matcher(semantic.location(memory), which=which))
         assert calls == [1, 1, 1]       # the new turn, then the query
     finally:
         semantic.encode = real
 
 
 def test_with_vectors_two_hits_are_alike_as_far_as_they_mean_the_same():
-    np = pytest.importorskip("numpy", reason="numpy comes with the semantic extra")
+    import numpy as np
     from souveraine.recall.diversity import Candidate, likeness, select
 
     same, near, far = np.array([1.0, 0.0]), np.array([0.8, 0.6]), np.array([0.0, 1.0])
@@ -104,7 +112,7 @@ def test_with_vectors_two_hits_are_alike_as_far_as_they_mean_the_same():
 
 
 def test_more_like_the_best_hits_is_the_likeness_to_their_centroid():
-    np = pytest.importorskip("numpy", reason="numpy comes with the semantic extra")
+    import numpy as np
 
     matrix = np.array([[1.0, 0.0], [0.0, 1.0], [0.6, 0.8], [-1.0, 0.0]], dtype=np.float32)
     meaning = semantic.Meaning({}, dict(zip([7, 8, 9, 10], matrix)), [7, 8, 9, 10], matrix)
@@ -113,10 +121,9 @@ def test_more_like_the_best_hits_is_the_likeness_to_their_centroid():
     assert semantic.more_like(meaning, [42]) == {}          # no vector for the hits: nothing to add
 
 
-@needs_model
-def test_one_matcher_keeps_its_vectors_until_the_index_changes(memory, say):
+def test_one_matcher_keeps_its_vectors_until_the_index_changes(memory, say, which):
     _apprentices(say)
-    matcher = semantic.Matcher(semantic.location(memory))
+    matcher = semantic.Matcher(semantic.location(memory), which=which)
     recall(memory, "apprentice training", semantic=matcher)
     held = matcher._held
     recall(memory, "who bakes the bread", semantic=matcher)
@@ -135,3 +142,58 @@ def test_the_config_turns_it_on_for_the_cli(memory, say, invoke):
     off = json.loads(invoke("recall", "Which apprentices has Karim trained?", "--limit", "3", "--no-semantic",
                             "--json").output)
     assert [(h["path"], h["block"]) for h in off] != [(h["path"], h["block"]) for h in hits]
+
+
+def test_two_encoders_keep_their_vectors_apart(memory, say, monkeypatch):
+    """A memory whose encoder changes (the extra installed, or removed) never compares a query
+    with vectors of the other encoder: the store's keys hold the encoder's name."""
+    _apprentices(say)
+    static = encoders.ENCODERS["static"]
+    recall(memory, "apprentice training", semantic=semantic.Matcher(semantic.location(memory), which=static))
+
+    class Other(encoders.Encoder):
+        name, dimensions = "another-encoder", 3
+
+        def available(self):
+            return True
+
+        def encode(self, texts):
+            import numpy as np
+
+            return np.tile(np.array([1.0, 0.0, 0.0], np.float32), (len(texts), 1))
+
+    conn, _ = index.fresh(memory)
+    try:
+        assert semantic.missing(conn, semantic.location(memory), which=static) == []
+        texts = len(semantic.missing(conn, semantic.location(memory), which=Other()))
+        assert texts >= 9                       # every text again: none of the static vectors is the other's
+        assert semantic.fill(conn, semantic.location(memory), which=Other()) == texts
+        assert semantic.missing(conn, semantic.location(memory), which=static) == []    # both kept
+    finally:
+        conn.close()
+
+
+def test_the_static_encoder_is_wordllamas_mean_of_token_vectors():
+    """The vectors are the mean of the tokens' rows of the shipped table, unit length: read the
+    table and the tokenizer independently of encoders.py and compare."""
+    import numpy as np
+    from tokenizers import Tokenizer
+
+    static = encoders.ENCODERS["static"]
+    folder = static.folder()
+    texts = ["Which authors has he read?", "Inês e Tomás foram a Braga 🎉", "", "ok"]
+    got = semantic.encode(texts, which=static)
+    tokenizer = Tokenizer.from_file(str(folder.joinpath(*static.TOKENIZER)))
+    from safetensors.numpy import load_file
+
+    table = load_file(str(folder.joinpath(*static.WEIGHTS)))[static.TENSOR].astype(np.float32)
+    for text, row in zip(texts, got):
+        ids = tokenizer.encode(text, add_special_tokens=False).ids
+        if not ids:
+            assert not row.any()
+            continue
+        mean = table[ids].mean(axis=0)
+        assert row == pytest.approx(mean / np.linalg.norm(mean), abs=1e-5)
+    alike = semantic.encode(["she finished reading a novel by Murakami", "which books has she read"], which=static)
+    unlike = semantic.encode(["she finished reading a novel by Murakami", "the boiler needs a new valve"], which=static)
+    assert float(alike[0] @ alike[1]) > float(unlike[0] @ unlike[1])
