@@ -2,7 +2,7 @@
 
     python bench/recall.py [--years 1,10] [--turns-per-day 40] [--json]
     python bench/recall.py --side-by-side [--repeat 9]
-    python bench/recall.py --served [--years 1,10] [--vector-days 30] [--random-vectors] [--repeat 5]
+    python bench/recall.py --served [--years 1,10] [--vector-days 30] [--vectors] [--random-vectors] [--repeat 5]
 
 ``--side-by-side`` times what an agent pays, the memories of each size taken in turn within
 each round so machine noise falls on both alike: ``souveraine recall WORDS`` in a fresh
@@ -280,6 +280,9 @@ def main() -> None:
                         help="the CLI through a warm recall server, with and without vectors, beside its floor")
     parser.add_argument("--vector-days", type=int, default=30,
                         help="with --served: the days of the memory served with vectors (its server computes them first)")
+    parser.add_argument("--vectors", action="store_true",
+                        help="with --served: also each size served with the real vectors of the encoder installed"
+                             " (its server computes them first: minutes at ten years with the static encoder)")
     parser.add_argument("--random-vectors", action="store_true",
                         help="with --served: also each size served with random vectors (their cost, not their ranking)")
     parser.add_argument("--cache", type=Path, default=generate.CACHE)
@@ -287,6 +290,8 @@ def main() -> None:
     if args.served:
         sizes = [(f"{years} y", generate.Shape.years(years)) for years in (int(y) for y in args.years.split(","))]
         shapes = [(f"{args.vector_days} d, vectors", generate.Shape(days=args.vector_days)), *sizes]
+        if args.vectors:
+            shapes += [(f"{label}, vectors", shape) for label, shape in sizes]
         if args.random_vectors:
             shapes += [(f"{label}, random vectors", shape) for label, shape in sizes]
         with tempfile.TemporaryDirectory() as tmp:

