@@ -202,16 +202,27 @@ class Matcher:
         return self._held[1:]
 
 
-def _texts(conn, ids: set[int], whole: bool) -> dict[int, str]:
-    """The text each of ``ids`` is encoded from (``whole``: read in one pass over every document)."""
-    select = "SELECT id, coalesce(title, ''), coalesce(body, '') FROM docs"
-    if whole:
-        return {doc_id: _text(title, body) for doc_id, title, body in conn.execute(select) if doc_id in ids}
+# A turn is read with the turn before it in its conversation, the one it answers: "Three times
+# a week; it keeps us on track." means little alone, and its vector then holds the question
+# "How often do you work out with your family?" too. Journals only grow, so a turn's previous
+# turn never changes, nor does its vector's key.
+_SELECT = ("SELECT d.id, coalesce(d.title, ''), coalesce(d.body, ''), CASE WHEN d.kind = 'turn' THEN"
+           " (SELECT CASE WHEN p.session IS d.session AND p.kind = 'turn' THEN p.body END FROM docs p"
+           " WHERE p.path = d.path AND p.line < d.line ORDER BY p.line DESC LIMIT 1) END FROM docs d")
+PREVIOUS_CHARS = 300        # of the turn before, at most
+
+
+def _texts(conn, ids: set[int] | None, whole: bool = True) -> dict[int, str]:
+    """The text each of ``ids`` (None: every document) is encoded from (``whole``: read in one
+    pass over every document)."""
+    if ids is None or whole:
+        rows = conn.execute(f"{_SELECT} ORDER BY d.id")
+        return {row[0]: _text(*row[1:]) for row in rows if ids is None or row[0] in ids}
     out, listed = {}, sorted(ids)
     for start in range(0, len(listed), 500):
         chunk = listed[start:start + 500]
-        rows = conn.execute(f"{select} WHERE id IN ({', '.join('?' * len(chunk))})", chunk)
-        out.update((doc_id, _text(title, body)) for doc_id, title, body in rows)
+        rows = conn.execute(f"{_SELECT} WHERE d.id IN ({', '.join('?' * len(chunk))})", chunk)
+        out.update((row[0], _text(*row[1:])) for row in rows)
     return out
 
 
@@ -221,8 +232,7 @@ def missing(conn, file: Path, known: set[int] | None = None, which=None) -> list
     ``which``: the encoder (``current()``)."""
     name = (which or current()).name
     if known is None:
-        rows = conn.execute("SELECT id, coalesce(title, ''), coalesce(body, '') FROM docs ORDER BY id")
-        texts = {doc_id: _text(title, body) for doc_id, title, body in rows}
+        texts = _texts(conn, None)
     else:
         present = {doc_id for (doc_id,) in conn.execute("SELECT id FROM docs")}
         new = present - known
@@ -346,8 +356,11 @@ def state(conn) -> tuple:
     return (file, *docs, *files)
 
 
-def _text(title: str, body: str) -> str:
-    return (f"{title}\n{body}" if title and not body.startswith(title) else body or title).strip()[:CHARS]
+def _text(title: str, body: str, previous: str | None = None) -> str:
+    text = (f"{title}\n{body}" if title and not body.startswith(title) else body or title).strip()
+    if previous and text:
+        text = f"{previous.strip()[:PREVIOUS_CHARS]}\n{text}"
+    return text[:CHARS]
 
 
 def location(memory) -> Path:

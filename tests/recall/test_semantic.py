@@ -219,3 +219,24 @@ def test_the_static_encoder_is_wordllamas_mean_of_token_vectors():
     alike = semantic.encode(["she finished reading a novel by Murakami", "which books has she read"], which=static)
     unlike = semantic.encode(["she finished reading a novel by Murakami", "the boiler needs a new valve"], which=static)
     assert float(alike[0] @ alike[1]) > float(unlike[0] @ unlike[1])
+
+
+def test_a_turn_is_read_with_the_turn_it_answers(memory, say):
+    """A turn's vector text begins with the turn before it in its conversation (never one of
+    another conversation), so "Three times a week" carries the question it answers."""
+    asked, answer, other = say(
+        ("2026-03-02T07:00:00", "user", "How often do you work out with your family?", "a"),
+        ("2026-03-02T07:01:00", "assistant", "Three times a week; it keeps us on track.", "a"),
+        ("2026-03-02T09:00:00", "user", "The boiler needs a new valve.", "b"))
+    conn, _ = index.fresh(memory)
+    try:
+        texts = {tuple(conn.execute("SELECT path, block FROM docs WHERE id = ?", (i,)).fetchone()): t
+                 for i, t in semantic._texts(conn, None).items()}
+        again = semantic._texts(conn, {i for (i,) in conn.execute("SELECT id FROM docs")}, whole=False)
+    finally:
+        conn.close()
+    assert texts[answer] == "How often do you work out with your family?\nThree times a week; it keeps us on track."
+    assert texts[asked] == "How often do you work out with your family?"        # the first of its conversation
+    assert texts[other] == "The boiler needs a new valve."                        # another conversation's
+    assert sorted(again.values()) == sorted(semantic._texts(conn := index.fresh(memory)[0], None).values())
+    conn.close()
