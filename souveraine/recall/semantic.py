@@ -124,16 +124,40 @@ class Store:
 
 class Meaning(Record):
     """What the vectors say about one query: each document's cosine with it, and the documents'
-    own vectors (for telling two hits apart, diversity.likeness)."""
+    own vectors (for telling two hits apart, diversity.likeness).
 
-    __slots__ = _fields = ("likeness", "vectors", "ids", "matrix")
+    The cosines stay one array: a query reads the few it blends (``best``, ``of``), so its cost
+    at ten years (150,000 documents) is one product, not a dictionary of every document."""
 
-    def __init__(self, likeness: dict[int, float] | None = None, vectors: dict[int, object] | None = None,
-                 ids: list[int] | None = None, matrix=None):
-        self.likeness = {} if likeness is None else likeness
-        self.vectors = {} if vectors is None else vectors
-        self.ids = [] if ids is None else ids      # the rows of ``matrix`` (more_like)
+    __slots__ = _fields = ("cosines", "ids", "matrix", "rows")
+
+    def __init__(self, cosines=None, ids: list[int] | None = None, matrix=None, rows: dict[int, int] | None = None):
+        self.cosines = cosines          # each document's cosine with the query, row by row
+        self.ids = [] if ids is None else ids      # the document of each row of ``matrix``
         self.matrix = matrix
+        self.rows = {} if rows is None else rows   # document id -> its row
+
+    def best(self, depth: int, cosines=None) -> dict[int, float]:
+        """The ``depth`` documents most alike (by ``cosines``, else the query's), with their cosines."""
+        import numpy as np
+
+        cosines = self.cosines if cosines is None else cosines
+        if cosines is None or not len(cosines):
+            return {}
+        depth = min(depth, len(cosines))
+        top = np.argpartition(-cosines, depth - 1)[:depth]
+        return {self.ids[n]: float(cosines[n]) for n in top.tolist()}
+
+    def of(self, ids, cosines=None) -> dict[int, float]:
+        """The cosines of the documents ``ids`` (those with a vector)."""
+        cosines = self.cosines if cosines is None else cosines
+        if cosines is None:
+            return {}
+        return {i: float(cosines[self.rows[i]]) for i in ids if i in self.rows}
+
+    def vector(self, doc_id: int):
+        row = self.rows.get(doc_id)
+        return None if row is None else self.matrix[row]
 
 
 class Matcher:
@@ -161,11 +185,11 @@ class Matcher:
             held = self.vectors(conn, wait)
         if held is None:
             return None
-        ids, matrix, by_id = held
+        ids, matrix, rows = held
         if not ids:
             return Meaning()
         query = encode([text], which=self.which)[0]
-        return Meaning(dict(zip(ids, (matrix @ query).tolist())), by_id, ids, matrix)
+        return Meaning(matrix @ query, ids, matrix, rows)
 
     def vectors(self, conn, wait: bool = True) -> tuple | None:
         found = state(conn)
@@ -198,7 +222,7 @@ class Matcher:
         ids = sorted(self._rows)
         matrix = (np.stack([self._rows[i] for i in ids]).astype(np.float32) if ids
                   else np.zeros((0, self.which.dimensions), np.float32))
-        self._held = (found, ids, matrix, dict(zip(ids, matrix)))
+        self._held = (found, ids, matrix, {doc_id: n for n, doc_id in enumerate(ids)})
         return self._held[1:]
 
 
@@ -384,17 +408,18 @@ def blend(pool: dict[int, float], likeness: dict[int, float], weight: float, dep
             pool[doc_id] = pool.get(doc_id, 0.0) + weight * top * (cosine - floor) / (best - floor)
 
 
-def more_like(meaning: Meaning, best: list[int]) -> dict[int, float]:
-    """Each document's cosine with the centroid of ``best`` (the best hits so far): "more like
-    these". "Which authors has he read?" finds one turn naming an author by its words; the
-    turns naming the others are more like that turn than like the question."""
+def more_like(meaning: Meaning, best: list[int]):
+    """Each document's cosine with the centroid of ``best`` (the best hits so far), row by row
+    as ``Meaning.cosines``, or None: "more like these". "Which authors has he read?" finds one
+    turn naming an author by its words; the turns naming the others are more like that turn
+    than like the question."""
     import numpy as np
 
-    found = [meaning.vectors[i] for i in best if i in meaning.vectors]
+    found = [meaning.matrix[meaning.rows[i]] for i in best if i in meaning.rows]
     if not found or meaning.matrix is None:
-        return {}
+        return None
     centre = np.mean(found, axis=0)
     norm = float(np.linalg.norm(centre))
     if not norm:
-        return {}
-    return dict(zip(meaning.ids, (meaning.matrix @ (centre / norm)).tolist()))
+        return None
+    return meaning.matrix @ (centre / norm)

@@ -137,10 +137,31 @@ def test_more_like_the_best_hits_is_the_likeness_to_their_centroid():
     import numpy as np
 
     matrix = np.array([[1.0, 0.0], [0.0, 1.0], [0.6, 0.8], [-1.0, 0.0]], dtype=np.float32)
-    meaning = semantic.Meaning({}, dict(zip([7, 8, 9, 10], matrix)), [7, 8, 9, 10], matrix)
+    meaning = semantic.Meaning(None, [7, 8, 9, 10], matrix, {7: 0, 8: 1, 9: 2, 10: 3})
     more = semantic.more_like(meaning, [7, 8])          # the centroid of (1, 0) and (0, 1)
-    assert more == pytest.approx({7: 0.7071, 8: 0.7071, 9: 0.9899, 10: -0.7071}, abs=1e-3)
-    assert semantic.more_like(meaning, [42]) == {}          # no vector for the hits: nothing to add
+    assert meaning.of([7, 8, 9, 10, 42], more) == pytest.approx({7: 0.7071, 8: 0.7071, 9: 0.9899, 10: -0.7071},
+                                                                abs=1e-3)
+    assert meaning.best(2, more) == pytest.approx({9: 0.9899, 7: 0.7071}, abs=1e-3) or \
+        meaning.best(2, more) == pytest.approx({9: 0.9899, 8: 0.7071}, abs=1e-3)       # a tie for second
+    assert semantic.more_like(meaning, [42]) is None        # no vector for the hits: nothing to add
+
+
+def test_the_best_few_blend_exactly_as_every_cosine_would():
+    """A query blends the ``depth`` best cosines only: the same pool as blending all of them."""
+    import numpy as np
+
+    rng = np.random.default_rng(3)
+    for _ in range(50):
+        size = int(rng.integers(1, 400))
+        cosines = rng.standard_normal(size).astype(np.float32)
+        ids = rng.permutation(10_000)[:size].tolist()
+        meaning = semantic.Meaning(cosines, ids, np.zeros((size, 2), np.float32), {i: n for n, i in enumerate(ids)})
+        pool = {i: float(rng.random()) * 10 for i in rng.choice(ids, size=min(size, 30), replace=False).tolist()}
+        depth = int(rng.integers(1, 80))
+        every, few = dict(pool), dict(pool)
+        semantic.blend(every, dict(zip(ids, cosines.tolist())), 1.0, depth)
+        semantic.blend(few, meaning.best(depth), 1.0, depth)
+        assert few == pytest.approx(every)
 
 
 def test_one_matcher_keeps_its_vectors_until_the_index_changes(memory, say, which):
