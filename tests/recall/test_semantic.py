@@ -146,6 +146,13 @@ def test_more_like_the_best_hits_is_the_likeness_to_their_centroid():
     assert semantic.more_like(meaning, [42]) is None        # no vector for the hits: nothing to add
 
 
+def _unit(rng, rows, dimensions=16):
+    import numpy as np
+
+    matrix = rng.standard_normal((rows, dimensions)).astype(np.float32)
+    return matrix / np.linalg.norm(matrix, axis=-1, keepdims=True)
+
+
 def test_the_best_few_blend_exactly_as_every_cosine_would():
     """A query blends the ``depth`` best cosines only: the same pool as blending all of them."""
     import numpy as np
@@ -153,15 +160,17 @@ def test_the_best_few_blend_exactly_as_every_cosine_would():
     rng = np.random.default_rng(3)
     for _ in range(50):
         size = int(rng.integers(1, 400))
-        cosines = rng.standard_normal(size).astype(np.float32)
+        matrix, query = _unit(rng, size), _unit(rng, 1)[0]
         ids = rng.permutation(10_000)[:size].tolist()
-        meaning = semantic.Meaning(cosines, ids, np.zeros((size, 2), np.float32), {i: n for n, i in enumerate(ids)})
+        meaning = semantic.Meaning(query, ids, matrix, {i: n for n, i in enumerate(ids)})
         pool = {i: float(rng.random()) * 10 for i in rng.choice(ids, size=min(size, 30), replace=False).tolist()}
         depth = int(rng.integers(1, 80))
         every, few = dict(pool), dict(pool)
-        semantic.blend(every, dict(zip(ids, cosines.tolist())), 1.0, depth)
+        every_cosine = dict(zip(ids, semantic.cosines(matrix, query).tolist()))
+        semantic.blend(every, every_cosine, 1.0, depth)
         semantic.blend(few, meaning.best(depth), 1.0, depth)
         assert few == pytest.approx(every)
+        assert meaning.of(ids) == pytest.approx(dict(zip(ids, (matrix @ query).tolist())), abs=1e-6)
 
 
 def test_one_matcher_keeps_its_vectors_until_the_index_changes(memory, say, which):
