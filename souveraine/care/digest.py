@@ -372,7 +372,8 @@ def _index(memory: Memory, change, index: str, subjects: list[Subject]) -> None:
     else:
         text = notes.dumps(notes.new({"type": "index", "description": "Every domain this memory knows, one note each in domains/.",
                                       "tags": ["domains", "index"]}, "# Domains\n"))
-    present = {hit.target for hit in (links.Vault.of(memory.root).resolve(l, index) for l in links.find(text)) if hit.ok}
+    vault = links.Vault.near(memory.root)
+    present = {hit.target for hit in (vault.resolve(l, index) for l in links.find(text)) if hit.ok}
     rows = [f"- {links.wikilink(s.path, alias=s.name)}" for s in sorted(subjects, key=lambda s: s.path) if s.path not in present]
     if rows:
         text = text.rstrip("\n")
