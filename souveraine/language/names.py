@@ -319,19 +319,18 @@ def ambiguous(word: str) -> bool:
     only when something else says so?"""
     from souveraine.language import lexicon
 
-    return word.casefold() in AMBIGUOUS or word in lexicon.given_words()
+    return word.casefold() in AMBIGUOUS or lexicon.is_given_word(word)
 
 
 def _given(word: str) -> bool:
     from souveraine.language import lexicon
 
-    names = lexicon.given_names()
-    if word in names:
+    if lexicon.is_given_name(word):
         return True
     import unicodedata
 
     bare = "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
-    return bare in names
+    return bare != word and lexicon.is_given_name(bare)
 
 
 def slug(name: str) -> str:
