@@ -22,14 +22,15 @@ from typing import Callable
 from souveraine.care import links
 from souveraine.care.survey import INDEX_NAMES
 from souveraine.errors import NoteError, UsageError
+from souveraine.language import patterns
 from souveraine.store import clock, confine, journal, notes
 from souveraine.store.memory import Memory
 
 SECTION = "## From the journal"
 ROLES = ("user", "assistant")
 SENTENCE_LIMIT = 220
-_WEEK = re.compile(r"^(\d{4})-W(\d{2})$")
-_HASHTAG = re.compile(r"(?<![\w/#&])#([A-Za-z][\w-]{2,})")
+_WEEK = patterns.compile(r"^(\d{4})-W(\d{2})$")
+_HASHTAG = patterns.compile(r"(?<![\w/#&])#([A-Za-z][\w-]{2,})")
 
 
 @dataclass

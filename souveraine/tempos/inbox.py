@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from souveraine.errors import Refused, UsageError
+from souveraine.language import patterns
 from souveraine.store import clock
 from souveraine.store.memory import Memory
 
@@ -25,10 +26,10 @@ INTRUSIVE = "inbox/intrusive.md"
 SENT = "inbox/sent.md"
 QUEUES = {"pending": PENDING, "intrusive": INTRUSIVE, "sent": SENT}
 URGENCIES = ("low", "medium", "high", "critical")
-_ITEM = re.compile(r"^- \[(\d{4}-\d\d-\d\d \d\d:\d\d)\] (?:\[viewport: (\w+)\] )?"
+_ITEM = patterns.compile(r"^- \[(\d{4}-\d\d-\d\d \d\d:\d\d)\] (?:\[viewport: (\w+)\] )?"
                    r"\[URGENCY: (low|medium|high|critical)\] (?:\[due: (\d{4}-\d\d-\d\d \d\d:\d\d)\] )?"
                    r"(.+?)(?: \^(i[0-9a-f]{6}))?\s*$")
-_LOOSE = re.compile(r"^- (?!\[[ xX]\] )(\S.*?)\s*$")
+_LOOSE = patterns.compile(r"^- (?!\[[ xX]\] )(\S.*?)\s*$")
 
 
 @dataclass(frozen=True)

@@ -18,12 +18,13 @@ import re
 from dataclasses import dataclass
 
 from souveraine.errors import UsageError
+from souveraine.language import patterns
 from souveraine.store.memory import Memory
 
 FOLDER = "ledger"
 KINDS = {"commitments": "c", "assumptions": "a", "patterns": "p", "drift": "d"}
 _ALIASES = {"commitment": "commitments", "assumption": "assumptions", "pattern": "patterns", "drifts": "drift"}
-_ENTRY = re.compile(
+_ENTRY = patterns.compile(
     r'^- \[(?P<box>[ xX])\] (?P<status>[a-z]+) · "(?P<text>.*)" · (?P<label>[\w-]+) · (?P<source>\[\[[^\]]*\]\])'
     r'(?: · due (?P<due>\d{4}-\d\d-\d\d(?: \d\d:\d\d)?))?'
     r'(?: · (?P<how>[a-z]+(?: [a-z]+)?) (?P<ended>\[\[[^\]]*\]\]|hand on \d{4}-\d\d-\d\d \d\d:\d\d)'
