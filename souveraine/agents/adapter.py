@@ -6,7 +6,9 @@ tempo that event calls for and answers in the shape they share:
 ``{"hookSpecificOutput": {"hookEventName": …, "additionalContext": …}}`` when there is
 context to add, ``{}`` otherwise — JSON only, which Gemini CLI requires and the others accept.
 
-- SessionStart → wake; UserPromptSubmit / BeforeAgent → surface (both as context);
+- SessionStart → wake (as context), then the warm recall server started in the background
+  where recall can use vectors (``recall.warm.ahead``: never waited for);
+- UserPromptSubmit / BeforeAgent → surface (as context);
 - Stop / AfterAgent → persist the exchange, once (``agents.receipts``): Gemini's ``prompt``
   and ``prompt_response``; Codex's ``last_assistant_message`` with the prompt its
   UserPromptSubmit gave for the same ``turn_id``; else the transcript a Claude Code or
@@ -34,7 +36,11 @@ KEPT_PROMPTS = 200
 def respond(memory: Memory, payload: dict, max_chars: int | None = None) -> dict:
     event = payload.get("hook_event_name") if isinstance(payload, dict) else None
     if event == "SessionStart":
-        return context(event, _wake(memory, max_chars))
+        from souveraine.recall import warm
+
+        answer = context(event, _wake(memory, max_chars))
+        warm.ahead(memory)
+        return answer
     if event in CONTEXT_EVENTS:
         from souveraine.tempos.surface import surface
 

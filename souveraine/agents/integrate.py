@@ -3,8 +3,9 @@
 ``wire(memory, agent, project)`` merges the agent's hooks into its settings file and keeps
 everything else as it was:
 
-- **Claude Code** (``.claude/settings.json``): SessionStart → ``wake --max-chars N`` (its
-  stdout becomes context, and Claude Code keeps at most 10,000 characters of it),
+- **Claude Code** (``.claude/settings.json``): SessionStart → ``wake --max-chars N --serve``
+  (its stdout becomes context, and Claude Code keeps at most 10,000 characters of it; then
+  the warm recall server starts in the background, where vectors can be used),
   UserPromptSubmit → ``surface``, Stop → ``persist --claude-code``, PreCompact →
   ``reflect --force`` then ``archive --force``.
 - **Codex CLI** (``.codex/hooks.json``) and **Gemini CLI** (``.gemini/settings.json``): every
@@ -63,7 +64,7 @@ class Agent:
 
 def claude_code_agent(max_chars: int = CLAUDE_CODE_WAKE_CHARS, local: bool = False) -> Agent:
     return Agent("claude-code", f".claude/{'settings.local.json' if local else 'settings.json'}", (
-        Hook("SessionStart", ("wake",), options=f"--max-chars {max_chars}", matcher="startup|resume|clear|compact", timeout=30),
+        Hook("SessionStart", ("wake",), options=f"--max-chars {max_chars} --serve", matcher="startup|resume|clear|compact", timeout=30),
         Hook("UserPromptSubmit", ("surface",), timeout=30),
         Hook("Stop", ("persist --claude-code",), timeout=60),
         Hook("PreCompact", ("reflect --force", "archive --force"), timeout=300),

@@ -337,7 +337,7 @@ TOOLS: tuple[Tool, ...] = (
                     cli="budget_tokens"),
              number("max_chars", "Keep the wake within this many characters, for a client that cuts longer text "
                     "(Claude Code's hooks keep 10,000).", minimum=1),
-         ), _wake, read_only=True, idempotent=True, cli="wake", omits=("fmt",)),
+         ), _wake, read_only=True, idempotent=True, cli="wake", omits=("fmt", "serve")),
     Tool("surface", "Surface a waiting thought", "Call before answering: brings up the next thought waiting in "
          "your inbox (every critical one at once) — an unkept promise, a reminder, a question you may have missed. "
          "Take its lines into this turn.",

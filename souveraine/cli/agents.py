@@ -100,10 +100,12 @@ _LAUNCHER = click.option("--souveraine", "launcher", metavar="COMMAND", default=
 def integrate_claude_code(memory, project, local, launcher, max_chars, with_mcp, as_json):
     """Merge the tempos into Claude Code's hooks, keeping every other setting.
 
-    SessionStart → wake --max-chars N (its output becomes context, and Claude Code keeps
-    10,000 characters of it), UserPromptSubmit → surface, Stop → persist --claude-code,
-    PreCompact → reflect, then archive. Running it again changes nothing; hooks it wrote
-    before are updated in place. --mcp also declares the MCP server in .mcp.json.
+    SessionStart → wake --max-chars N --serve (its output becomes context, and Claude Code
+    keeps 10,000 characters of it; then the warm recall server starts in the background
+    where recall can use sentence vectors), UserPromptSubmit → surface, Stop → persist
+    --claude-code, PreCompact → reflect, then archive. Running it again changes nothing;
+    hooks it wrote before are updated in place. --mcp also declares the MCP server in
+    .mcp.json.
 
     Example:
 
@@ -193,8 +195,9 @@ def integrate_hook(memory, max_chars, as_json):
     For agents whose hooks want JSON only (Gemini CLI) or differ from Claude Code's
     (Codex CLI, Letta Code). SessionStart → wake and UserPromptSubmit/BeforeAgent →
     surface, as additionalContext; Stop/AfterAgent → persist; PreCompact/PreCompress →
-    reflect and archive. Never exits 2, which would block the agent. The output is JSON
-    with or without --json.
+    reflect and archive. At SessionStart the warm recall server also starts in the
+    background, as with wake --serve. Never exits 2, which would block the agent. The
+    output is JSON with or without --json.
 
     Example:
 

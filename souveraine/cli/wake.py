@@ -21,15 +21,20 @@ BANDWIDTH = click.Choice(["high", "medium", "low", "minimal"])
               help="Also keep the Markdown within N characters (an agent that cuts what a hook prints: "
                    "Claude Code keeps 10,000); parts go in the same order as over the budget.")
 @click.option("--shared", is_flag=True, help="A wake others will read: no private memory, no never_share content.")
+@click.option("--serve", is_flag=True,
+              help="Then start the warm recall server in the background (souveraine serve), where [recall] "
+                   "semantic can use sentence vectors: the session's first recall is served warm.")
 @pass_memory
-def wake_cmd(memory, handle, model, bandwidth, fmt, as_json, budget_tokens, max_chars, shared):
+def wake_cmd(memory, handle, model, bandwidth, fmt, as_json, budget_tokens, max_chars, shared, serve):
     """Write the wake: who you are, what shaped you, what to know now, where the rest is.
 
     In this order: the effective expression, the memories that shaped you, the pinned
     system/ files, the synthesized essence, the inner voice's tail, what surfaces now,
     recent memory and totals, and what can be loaded on demand. Over budget (or over
     --max-chars), parts are left out in a fixed order and the document says how to load
-    them. The same memory gives the same bytes.
+    them. The same memory gives the same bytes. --serve, for a session-start hook, then
+    starts the warm recall server in the background when recall can use sentence vectors
+    and none runs, without waiting for it or printing anything.
 
     Example:
 
@@ -37,6 +42,7 @@ def wake_cmd(memory, handle, model, bandwidth, fmt, as_json, budget_tokens, max_
         souveraine wake > /tmp/wake.md
         souveraine wake --model small --bandwidth low --shared
         souveraine wake --max-chars 10000
+        souveraine wake --max-chars 9500 --serve
         souveraine wake --json | jq '.budget'
     """
     from souveraine.wake import wake
@@ -47,3 +53,10 @@ def wake_cmd(memory, handle, model, bandwidth, fmt, as_json, budget_tokens, max_
         emit(result.to_dict(), True)
     else:
         click.echo(result.markdown(), nl=False)
+    if serve:
+        import sys
+
+        from souveraine.recall import warm
+
+        sys.stdout.flush()          # the wake is whole before anything else starts
+        warm.ahead(memory)

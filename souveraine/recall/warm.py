@@ -188,6 +188,44 @@ def start(memory) -> bool:
     return True
 
 
+def ahead(memory) -> bool:
+    """At a session's start: a server for ``memory`` started in the background, so the session's
+    first recall is served warm, where it helps — ``[recall] semantic`` is "auto" or true and
+    the sentence encoder is installed — and none listens yet. Never waits for it, prints or
+    raises: a session's start must not pay for it. True when one was started."""
+    if os.environ.get(OFF):
+        return False
+    try:
+        from souveraine.recall import semantic
+
+        if semantic.mode(memory) is False or listening(memory.root):
+            return False
+        return start(memory)
+    except Exception:               # a broken config or install: recall says so when asked, not the wake
+        return False
+
+
+def listening(root) -> bool:
+    """Whether a server listens for ``root`` (a connection, no request: a busy one answers it at once)."""
+    record = read_record(root)
+    if record is None:
+        return False
+    import _socket
+
+    client = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    try:
+        client.settimeout(1.0)
+        client.connect(record["socket"])
+        return True
+    except (FileNotFoundError, ConnectionRefusedError):
+        forget(root, record)
+        return False
+    except OSError:                 # a full backlog: one is there, busy
+        return True
+    finally:
+        client.close()
+
+
 def spawn(root, idle_minutes: float | None = None):
     """A detached ``souveraine serve`` for ``root``, its stderr in ``.souveraine/recall-server.log``."""
     import subprocess

@@ -56,7 +56,7 @@ def test_merge_keeps_every_other_setting_and_is_idempotent(invoke, memory, proje
     assert data["hooks"]["Stop"][0] == EXISTING["hooks"]["Stop"][0], "the user's own Stop hook stays first"
     root = str(memory.root)
     assert data["hooks"]["SessionStart"] == [{"matcher": "startup|resume|clear|compact", "hooks": [
-        {"type": "command", "command": f"{LAUNCHER} --memory {root} wake --max-chars 9500", "timeout": 30}]}]
+        {"type": "command", "command": f"{LAUNCHER} --memory {root} wake --max-chars 9500 --serve", "timeout": 30}]}]
     assert command_of(data, "UserPromptSubmit") == f"{LAUNCHER} --memory {root} surface"
     assert command_of(data, "Stop") == f"{LAUNCHER} --memory {root} persist --claude-code"
     assert command_of(data, "PreCompact") == \
