@@ -121,7 +121,7 @@ def _programs() -> dict:
             path = _where()
             if path:
                 with open(path, "rb") as handle:
-                    found = marshal.load(handle)
+                    found = marshal.loads(handle.read())
                 if isinstance(found, dict):
                     _cache = found
         except (OSError, ValueError, EOFError, TypeError):
@@ -140,7 +140,7 @@ def _save() -> None:
             return
         try:
             with open(path, "rb") as handle:
-                theirs = marshal.load(handle)
+                theirs = marshal.loads(handle.read())
         except (OSError, ValueError, EOFError, TypeError):
             theirs = None
         kept = {**theirs, **_cache} if isinstance(theirs, dict) else _cache
