@@ -12,7 +12,6 @@ so ``[[2026-11-30#^t143205u4a1f]]`` links to it. Reflections land here too, as e
 whose role is ``reflection``. docs/FORMATS.md is the reference for this format.
 """
 
-import hashlib
 import os
 import re
 from dataclasses import dataclass
@@ -21,6 +20,7 @@ from pathlib import Path
 from typing import Iterator
 
 from souveraine.language import patterns
+from souveraine.store import hashing
 
 ROOT = "journal"
 ROLES = ("user", "assistant", "system", "tool", "reflection")
@@ -93,7 +93,7 @@ def header(day: date) -> str:
 
 def block_id(at: datetime, role: str, text: str, session: str | None, taken: set[str] | frozenset = frozenset()) -> str:
     """A stable id: the time, the role's initial, a hash of the words; suffixed if taken."""
-    digest = hashlib.sha1(f"{session or ''}\0{text}".encode()).hexdigest()[:4]
+    digest = hashing.sha1(f"{session or ''}\0{text}".encode()).hexdigest()[:4]
     base = f"t{at:%H%M%S}{role[0]}{digest}"
     candidate, n = base, 2
     while candidate in taken:
