@@ -111,9 +111,12 @@ def build(root: Path | str) -> MemoryServer:
 
 
 def _keep_warm(root: Path) -> None:
-    """Sentence vectors at hand for every recall: the model loads in the background now, so
+    """Sentence vectors at hand for every recall: the encoder loads in the background now, so
     ``[recall] semantic = "auto"`` uses it once loaded and never waits for it. The recalls
-    run here, not through a recall server: this process is as warm."""
+    run here, not through a recall server: this process is as warm. The vectors documents
+    lack are computed by a recall server started in the background where none runs (it fills
+    the memory's vector store, yielding to nothing here, then idles out); until then a recall
+    here ranks by words, or encodes the few new documents itself."""
     from souveraine.recall import semantic, warm
 
     warm.answer_here()
@@ -121,6 +124,7 @@ def _keep_warm(root: Path) -> None:
     try:
         if semantic.mode(memory) is not False and semantic.available(memory):
             semantic.keep_warm(semantic.location(memory), semantic.current(memory))
+            warm.ahead(memory)
     except SouveraineError:
         pass                    # a bad [recall] semantic is said by the recall that reads it
 

@@ -235,6 +235,7 @@ def spawn(root, idle_minutes: float | None = None):
     if idle_minutes is not None:
         argv += ["--idle", str(idle_minutes)]
     log_file = os.path.join(root, ".souveraine", LOG)
+    os.makedirs(os.path.dirname(log_file), exist_ok=True)      # a memory nothing has cached in yet
     kept = os.path.exists(log_file) and os.path.getsize(log_file) < LOG_BYTES
     with open(log_file, "ab" if kept else "wb") as log:       # begun again past LOG_BYTES
         return subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=log, cwd=root,

@@ -7,6 +7,7 @@ wait for it: the hook's output is the wake alone, and a second start leaves the 
 
 import json
 import os
+import shutil
 import subprocess
 import time
 
@@ -98,3 +99,19 @@ def test_a_broken_setting_leaves_the_wake_alone(memory, tmp_path):
     wake = hook(f"{LAUNCHER} --memory {memory.root} wake", tmp_path)
     assert (done.returncode, done.stdout, done.stderr) == (0, wake.stdout, "")
     assert wake.stdout.startswith("# Wake — ada\n")
+
+
+@needs_model
+def test_the_mcp_server_starts_a_recall_server_to_fill_the_vectors(memory, monkeypatch):
+    """The MCP server answers recalls itself, but the vectors its documents lack are computed
+    by a recall server it starts in the background: a real process, found listening."""
+    from souveraine.agents import server as mcp_server
+
+    monkeypatch.delenv(warm.OFF)
+    try:
+        shutil.rmtree(memory.root / ".souveraine", ignore_errors=True)     # nothing cached yet: the folder too
+        mcp_server._keep_warm(memory.root)
+        assert listening(memory.root)["memory"] == str(memory.root)
+    finally:
+        server.stop(memory.root)
+        warm._here = False              # this test's process answers its own recalls no more
