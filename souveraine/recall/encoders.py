@@ -89,7 +89,8 @@ class Static(Encoder):
             tokenizer = Tokenizer.from_file(str(folder.joinpath(*self.TOKENIZER)))
             tokenizer.no_padding()
             tokenizer.no_truncation()
-            self._table = read_tensor(folder.joinpath(*self.WEIGHTS), self.TENSOR)
+            # float32 in memory (32 MB): a text's mean then needs no conversion of its rows
+            self._table = read_tensor(folder.joinpath(*self.WEIGHTS), self.TENSOR).astype("float32")
             self._tokenizer = tokenizer
 
     def encode(self, texts: list[str]):
@@ -102,7 +103,7 @@ class Static(Encoder):
         found = [e.ids for e in self._tokenizer.encode_batch(list(texts), add_special_tokens=False)]
         for row, ids in enumerate(found):
             if ids:
-                out[row] = self._table[np.asarray(ids, dtype=np.intp)].astype(np.float32).mean(axis=0)
+                out[row] = self._table[ids].mean(axis=0)
         norms = np.linalg.norm(out, axis=1, keepdims=True)
         np.divide(out, norms, out=out, where=norms > 0)
         return out

@@ -227,8 +227,8 @@ class Matcher:
             if missing and not wait and len(missing) > BATCH:
                 return None
             if missing:
-                made = encode([texts[doc_id] for _, doc_id in missing], self.progress, self.which)
-                fresh = [(k, made[n].astype(np.float16).tobytes()) for n, (k, _) in enumerate(missing)]
+                made = encode([texts[doc_id] for _, doc_id in missing], self.progress, self.which).astype(np.float16)
+                fresh = [(k, made[n].tobytes()) for n, (k, _) in enumerate(missing)]
                 store.put(fresh)
                 held.update(fresh)
         finally:
@@ -312,8 +312,8 @@ def fill(conn, file: Path, progress=None, pause=None, batch: int = BATCH, known:
             if pause:
                 pause()
             chunk = todo[start:start + batch]
-            made = encode([text for _, text in chunk], which=which)
-            store.put([(k, made[n].astype(np.float16).tobytes()) for n, (k, _) in enumerate(chunk)])
+            made = encode([text for _, text in chunk], which=which).astype(np.float16)
+            store.put([(k, made[n].tobytes()) for n, (k, _) in enumerate(chunk)])
             if progress:
                 progress(min(start + batch, len(todo)), len(todo))
     finally:
