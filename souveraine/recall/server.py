@@ -18,10 +18,11 @@ While no query comes, the server computes the vectors of documents that have non
 (``semantic.fill``, a small batch at a time, yielding to queries), so a query never pays for
 a busy day's turns; and it scans the work tree before a query would have to (``_tend``): the
 index's quick look becomes a ``git status`` over every file once its last scan is
-``index.SCAN_SECONDS`` old, 200 ms at ten years, which an agent asking once per prompt, minutes
-apart, would otherwise pay at nearly every query. It exits once it has been idle ``[recall] server_idle_minutes`` (and has
-no vectors left to compute), on SIGTERM or SIGINT, or when asked by a command of other code
-(an upgrade), removing its socket and its record.
+``index.SCAN_SECONDS`` old (150 to 220 ms at ten years), which an agent asking once per
+prompt, minutes apart, would otherwise pay at nearly every query. It exits once it has been
+idle ``[recall] server_idle_minutes`` (and has no vectors left to compute), on SIGTERM or
+SIGINT, or when asked by a command of other code (an upgrade), removing its socket and its
+record.
 """
 
 import json
