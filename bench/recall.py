@@ -2,7 +2,8 @@
 
     python bench/recall.py [--years 1,10] [--turns-per-day 40] [--json]
     python bench/recall.py --side-by-side [--repeat 9]
-    python bench/recall.py --served [--years 1,10] [--vector-days 30] [--random-vectors] [--repeat 5]
+    python bench/recall.py --served [--years 1,10] [--vector-days 30] [--vectors] [--encoder static]
+                           [--random-vectors] [--repeat 5]
 
 ``--side-by-side`` times what an agent pays, the memories of each size taken in turn within
 each round so machine noise falls on both alike: ``souveraine recall WORDS`` in a fresh
@@ -157,7 +158,7 @@ def side_by_side(roots: dict[str, Path], repeat: int) -> dict:
     return out
 
 
-def served(roots: dict[str, Path], repeat: int) -> dict:
+def served(roots: dict[str, Path], repeat: int, encoder: str = "auto") -> dict:
     """The CLI's recall through each memory's warm server (`souveraine serve`, started once and
     left to load the model and fill the vectors the memory lacks), beside the same command with
     the server out of the way (SOUVERAINE_NO_SERVER) and `python -c pass` (the floor), memories
@@ -180,7 +181,7 @@ def served(roots: dict[str, Path], repeat: int) -> dict:
     base = {k: v for k, v in os.environ.items() if k not in ("SOUVERAINE_NOW", warm.OFF)}
     processes = {}
     for name, root in roots.items():
-        _set_semantic(root, "vectors" in name)
+        _set_semantic(root, "vectors" in name, encoder)
         processes[name] = subprocess.Popen([*SOUVERAINE, "--memory", str(root), "serve", "--idle", "600"],
                                            env=base, stderr=subprocess.DEVNULL)
     times: dict[str, dict[str, list[float]]] = {name: {} for name in roots}
@@ -254,7 +255,7 @@ def random_vectors(root: Path) -> int:
         todo = semantic.missing(conn, semantic.location(memory))
     finally:
         conn.close()
-    made = np.random.default_rng(1).standard_normal((len(todo), semantic.DIMENSIONS)).astype(np.float32)
+    made = np.random.default_rng(1).standard_normal((len(todo), semantic.current().dimensions)).astype(np.float32)
     made /= np.linalg.norm(made, axis=1, keepdims=True)
     store = semantic.Store(semantic.location(memory))
     try:
@@ -264,10 +265,10 @@ def random_vectors(root: Path) -> int:
     return len(todo)
 
 
-def _set_semantic(root: Path, on: bool) -> None:
+def _set_semantic(root: Path, on: bool, encoder: str = "auto") -> None:
     config = root / "souveraine.toml"
     text = config.read_text(encoding="utf-8")
-    line = f"semantic = {'true' if on else 'false'}"
+    line = f"semantic = {'true' if on else 'false'}\nencoder = \"{encoder}\""
     text = text.replace("[recall]\n", f"[recall]\n{line}\n") if "[recall]\n" in text else f"{text}\n[recall]\n{line}\n"
     config.write_text(text, encoding="utf-8")
 
@@ -316,6 +317,11 @@ def main() -> None:
                         help="the CLI through a warm recall server, with and without vectors, beside its floor")
     parser.add_argument("--vector-days", type=int, default=30,
                         help="with --served: the days of the memory served with vectors (its server computes them first)")
+    parser.add_argument("--vectors", action="store_true",
+                        help="with --served: also each size served with the real vectors of the encoder installed"
+                             " (its server computes them first: minutes at ten years with the static encoder)")
+    parser.add_argument("--encoder", default="auto", choices=("auto", "static", "minilm"),
+                        help="with --served: the sentence encoder the memories name ([recall] encoder)")
     parser.add_argument("--random-vectors", action="store_true",
                         help="with --served: also each size served with random vectors (their cost, not their ranking)")
     parser.add_argument("--cache", type=Path, default=generate.CACHE)
@@ -323,6 +329,8 @@ def main() -> None:
     if args.served:
         sizes = [(f"{years} y", generate.Shape.years(years)) for years in (int(y) for y in args.years.split(","))]
         shapes = [(f"{args.vector_days} d, vectors", generate.Shape(days=args.vector_days)), *sizes]
+        if args.vectors:
+            shapes += [(f"{label}, vectors", shape) for label, shape in sizes]
         if args.random_vectors:
             shapes += [(f"{label}, random vectors", shape) for label, shape in sizes]
         with tempfile.TemporaryDirectory() as tmp:
@@ -334,7 +342,7 @@ def main() -> None:
                 index.rebuild(Memory(roots[label]))
                 if "random" in label:
                     random_vectors(roots[label])
-            print(json.dumps(served(roots, args.repeat), indent=2))
+            print(json.dumps(served(roots, args.repeat, args.encoder), indent=2))
         return
     os.environ["SOUVERAINE_NOW"] = f"{END.isoformat()}T23:30:00+00:00"
     if args.side_by_side:

@@ -83,10 +83,10 @@ class Variant:
     ranking: dict = field(default_factory=dict)     # Ranking fields changed
     recency: bool = True
     date_phrases: bool = True
-    semantic: bool = False      # with sentence vectors (the semantic extra)
+    semantic: str = ""          # with sentence vectors: the encoder's name (encoders.ENCODERS)
 
 
-SHIPPED = Variant("shipped")
+SHIPPED = Variant("words only")
 PLAIN = Variant("plain BM25", index.Options("unicode61 remove_diacritics 2", "none"),
                 {"weights": EQUAL, "date_weight": 0.0, "answer_share": 0.0, "diversity": 0.0,
                 "speaker_weight": 0.0, "inflections": False, "prompt_share": 0.0, "asking": 1.0, "kind_weight": 0.0}, False, False)
@@ -112,7 +112,8 @@ TRIED = [
     replace(SHIPPED, name="  asking turns at 0.3", ranking={"asking": 0.3}),
     replace(SHIPPED, name="  who/where not matched to names", ranking={"kind_weight": 0.0}),
 ]
-SEMANTIC = replace(SHIPPED, name="with sentence vectors", semantic=True)
+SEMANTIC = replace(SHIPPED, name="static vectors (default)", semantic="static")
+MINILM = replace(SHIPPED, name="MiniLM vectors (semantic extra)", semantic="minilm")
 SEMANTIC_TRIED = [
     replace(SEMANTIC, name="  semantic weight 0.5", ranking={"semantic_weight": 0.5}),
     replace(SEMANTIC, name="  semantic weight 2", ranking={"semantic_weight": 2.0}),
@@ -203,7 +204,7 @@ def ask(memory: Memory, conversation: Conversation, targets: dict, variant: Vari
     for question in conversation.questions:
         evidence = {target for label in question.labels for target in targets[label]}
         hits = recall(memory, question.text, limit=10, recency=variant.recency, date_phrases=variant.date_phrases,
-                      ranking=ranking, semantic=_matcher() if variant.semantic else False).hits
+                      ranking=ranking, semantic=_matcher(variant.semantic) if variant.semantic else False).hits
         ranks = [n for n, hit in enumerate(hits, 1) if (hit.path, hit.block) in evidence]
         out.append({"conversation": conversation.name, "category": question.category, "question": question.text,
                     "evidence": len(evidence), "hits": len(hits),
@@ -212,10 +213,10 @@ def ask(memory: Memory, conversation: Conversation, targets: dict, variant: Vari
     return out
 
 
-def _matcher():
-    from souveraine.recall import semantic
+def _matcher(name: str):
+    from souveraine.recall import encoders, semantic
 
-    return semantic.Matcher(VECTORS)
+    return semantic.Matcher(VECTORS, which=encoders.ENCODERS[name])
 
 
 def run(selected: list[Conversation], variants: list[Variant], progress=None) -> dict[str, list[dict]]:
@@ -249,16 +250,17 @@ def lost(shipped: list[dict], plain: list[dict]) -> list[dict]:
 
 def table(report: dict) -> str:
     """Both halves per category, BM25 beside recall, as the Markdown docs/QUALITY.md shows."""
-    vectors = all(SEMANTIC.name in data["variants"] for data in report.values())
-    extra = " + vectors R@5 | + vectors R@10 | + vectors ÷ BM25 |" if vectors else ""
-    rows = [f"| half | category | questions | BM25 R@5 | BM25 R@10 | recall R@5 | recall R@10 | R@10 ÷ BM25 |{extra}",
-            "|---|---|---|---|---|---|---|---|" + "---|---|---|" * vectors]
+    shown = [v for v in (SHIPPED, SEMANTIC, MINILM) if all(v.name in data["variants"] for data in report.values())]
+    heads = {SHIPPED.name: "words only", SEMANTIC.name: "static vectors", MINILM.name: "MiniLM"}
+    extra = "".join(f" {heads[v.name]} R@5 | {heads[v.name]} R@10 | ÷ BM25 |" for v in shown)
+    rows = [f"| half | category | questions | BM25 R@5 | BM25 R@10 |{extra}",
+            "|---|---|---|---|---|" + "---|---|---|" * len(shown)]
     for split, data in report.items():
         plain, shipped = data["variants"][PLAIN.name], data["variants"][SHIPPED.name]
         for category, figures in shipped.items():
             base = plain[category]
             row = f"| {split} | {category} | {figures['questions']} | {base['r5']:.3f} | {base['r10']:.3f}"
-            for name in (SHIPPED.name, *([SEMANTIC.name] if vectors else [])):
+            for name in (v.name for v in shown):
                 got = data["variants"][name][category]
                 ratio = f"{got['r10'] / base['r10']:.2f}" if base["r10"] else "—"
                 row += f" | {got['r5']:.3f} | {got['r10']:.3f} | {ratio}"
@@ -285,8 +287,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", default="all", choices=("dev", "held-out", "all"))
     parser.add_argument("--variants", action="store_true", help="also the shipped ranking with one thing changed")
+    parser.add_argument("--only", metavar="WORDS", help="with --variants: only the variants whose name holds WORDS")
     parser.add_argument("--no-semantic", dest="semantic", action="store_false",
-                        help="leave out the sentence-vector ranking even when its extra is installed")
+                        help="leave out the rankings with sentence vectors")
     parser.add_argument("--failures", action="store_true", help="print the dev questions whose evidence is missed")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--write", action="store_true", help=f"put both halves' table into {DOC.name}")
@@ -295,12 +298,14 @@ def main() -> None:
         raise SystemExit("--write needs both halves: leave out --split")
     if args.failures and args.split != "dev":
         raise SystemExit("--failures reads the dev half only: the held-out half is not for tuning")
-    from souveraine.recall import semantic
+    from souveraine.recall import encoders
 
-    extra = [SEMANTIC, *(SEMANTIC_TRIED if args.variants else [])] if args.semantic and semantic.available() else []
-    if args.semantic and not extra:
-        print(f"(no sentence-vector figures: {semantic.INSTALL})", file=sys.stderr)
-    variants = [PLAIN, SHIPPED, *extra, *(TRIED if args.variants else [])]
+    encoded = [v for v in (SEMANTIC, MINILM) if args.semantic and encoders.ENCODERS[v.semantic].available()]
+    for v in (SEMANTIC, MINILM):
+        if args.semantic and v not in encoded:
+            print(f"(no figures {v.name}: {encoders.ENCODERS[v.semantic].install})", file=sys.stderr)
+    tried = [*TRIED, *(SEMANTIC_TRIED if SEMANTIC in encoded else [])] if args.variants else []
+    variants = [PLAIN, SHIPPED, *encoded, *(v for v in tried if not args.only or args.only in v.name)]
     report = {}
     for split in (("dev", "held-out") if args.split == "all" else (args.split,)):
         selected = conversations(split)

@@ -3,6 +3,7 @@
 set -eu
 MEMORY=$(mktemp -d "${TMPDIR:-/tmp}/souveraine-demo.XXXXXX")/memory
 export SOUVERAINE_MEMORY="$MEMORY"
+export SOUVERAINE_NO_SERVER=1   # a throwaway memory: no warm recall server left behind (docs/RECALL.md)
 run() { printf '\n$ souveraine %s\n' "$*"; souveraine "$@"; }
 
 run init "$MEMORY" --identity ada

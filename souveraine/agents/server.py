@@ -4,8 +4,8 @@
 ``agents.tooldefs.TOOLS`` — the same definitions ``souveraine tools`` prints, their input
 schemas byte for byte, with their hints as annotations — each run on a fresh ``Memory``
 (so an edited souveraine.toml is read again; its checked table is reused while its text is
-the same). The search index stays open between calls (``recall.index.keep_open``), and with the
-semantic extra the sentence encoder loads in the background (``recall.semantic.keep_warm``). A refusal is a tool error whose text is
+the same). The search index stays open between calls (``recall.index.keep_open``), and the
+sentence encoder loads in the background (``recall.semantic.keep_warm``). A refusal is a tool error whose text is
 ``code: message``. Resources are the wake (``memory://wake``) and the notes
 (``memory://notes/{path}``), listed a page at a time (``cursor`` / ``nextCursor``); listing
 leaves out what the Cloister keeps queryable only (the journal, the archive), which stay
@@ -119,8 +119,8 @@ def _keep_warm(root: Path) -> None:
     warm.answer_here()
     memory = Memory(root)
     try:
-        if semantic.mode(memory) is not False and semantic.available():
-            semantic.keep_warm(semantic.location(memory))
+        if semantic.mode(memory) is not False and semantic.available(memory):
+            semantic.keep_warm(semantic.location(memory), semantic.current(memory))
     except SouveraineError:
         pass                    # a bad [recall] semantic is said by the recall that reads it
 

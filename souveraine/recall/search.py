@@ -177,13 +177,15 @@ class Search(Record):
         if self.meaning:
             from souveraine.recall import semantic
 
-            likeness = self.meaning.likeness
-            alike = {i: c for i, c in likeness.items() if i in pool} if self.person else likeness
-            semantic.blend(pool, alike, self.ranking.semantic_weight, self.ranking.semantic_depth)
+            meaning, depth = self.meaning, self.ranking.semantic_depth
+            # blend raises only the ``depth`` most alike: they are all it needs (with a person, the pool's)
+            alike = meaning.of(list(pool)) if self.person else meaning.best(depth)
+            semantic.blend(pool, alike, self.ranking.semantic_weight, depth)
             if self.ranking.semantic_more:          # "more like these": what is like the best hits
-                more = semantic.more_like(self.meaning, sorted(pool, key=lambda i: -pool[i])[:semantic.MORE_LIKE])
-                semantic.blend(pool, {i: c for i, c in more.items() if i in pool} if self.person else more,
-                               self.ranking.semantic_more, self.ranking.semantic_depth)
+                more = semantic.more_like(meaning, sorted(pool, key=lambda i: -pool[i])[:semantic.MORE_LIKE])
+                if more is not None:
+                    semantic.blend(pool, meaning.of(list(pool), more) if self.person else meaning.best(depth, more),
+                                   self.ranking.semantic_more, depth)
         if not pool and len(kept) < len(self.terms):            # the rare words found nothing: try them all
             kept = self.terms
             match = query.both(query.expression(kept), self.person)
@@ -361,8 +363,8 @@ class Search(Record):
             _one_per_source(scores, meta)
         ordered = sorted(scores, key=lambda i: -scores[i])[:self.limit * diversity.POOL]
         words = _words(conn, terms, ordered)
-        vectors = self.meaning.vectors if self.meaning else {}
-        candidates = [diversity.Candidate(i, s, _group(meta[i]), words.get(i, frozenset()), vectors.get(i))
+        vector = self.meaning.vector if self.meaning else (lambda doc_id: None)
+        candidates = [diversity.Candidate(i, s, _group(meta[i]), words.get(i, frozenset()), vector(i))
                       for i, s in scores.items()]
         return [(c.id, c.score) for c in diversity.select(candidates, self.limit, self.ranking.diversity,
                                                           self.ranking.diversity_words,

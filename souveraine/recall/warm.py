@@ -182,7 +182,7 @@ def start(memory) -> bool:
     (a server without it would save little). True when one was started."""
     from souveraine.recall import semantic
 
-    if not semantic.available():
+    if not semantic.available(memory):
         return False
     spawn(memory.root)
     return True

@@ -88,10 +88,12 @@ SCHEMA: dict[str, dict[str, Key]] = {
     },
     "recall": {
         "half_life_days": Key((int, float), 30, "recency half-life for episodic items"),
-        "semantic": Key((bool, str), "auto", "rank by meaning too, with sentence vectors (pip install 'souveraine[semantic]'):"
-                                             " true, false, or \"auto\": when a warm process has the model, never"
-                                             " waiting for it; auto and true start a recall server in the background"
-                                             " for the next query (docs/RECALL.md); without the extra, auto is off"),
+        "semantic": Key((bool, str), "auto", "rank by meaning too, with sentence vectors (the static encoder,"
+                                             " or MiniLM with the semantic extra): true, false, or \"auto\": when a"
+                                             " warm process has the encoder, never waiting for it; auto and true start"
+                                             " a recall server in the background for the next query (docs/RECALL.md)"),
+        "encoder": Key(str, "auto", "the sentence encoder: \"auto\" (MiniLM where the semantic extra is installed,"
+                                    " else the static one), \"static\" or \"minilm\" (docs/RECALL.md)"),
         "server_idle_minutes": Key((int, float), 30, "a recall server (souveraine serve) exits after this long"
                                                      " without a query (above 0)", positive=True),
     },
