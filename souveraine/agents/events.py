@@ -25,12 +25,12 @@ never fail it.
 """
 
 import os
-import re
 import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from souveraine.language import patterns
 from souveraine.store import conventions, git
 from souveraine.store.memory import Memory
 
@@ -38,10 +38,10 @@ SEP, UNIT = "\x1e", "\x1f"
 _FORMAT = f"--format={SEP}%H{UNIT}%cI{UNIT}%s"
 # Paths whose added lines say what happened; the rest is read from names alone.
 _DIFFED = ("memories/", "chronicle/", "journal/", "inbox/pending.md", "inbox/sent.md", "covenants/")
-_CHRONICLE_ENTRY = re.compile(r"^## (\S+) · (\S+)\s*$")
-_FIELD = re.compile(r"^- ([^:]+): (.*)$")
-_PROPERTY = re.compile(r"^([a-z_]+): ?(.*)$")
-_DID = re.compile(r"^\s*- '?(did:key:[1-9A-HJ-NP-Za-km-z]+)'?\s*$")
+_CHRONICLE_ENTRY = patterns.compile(r"^## (\S+) · (\S+)\s*$")
+_FIELD = patterns.compile(r"^- ([^:]+): (.*)$")
+_PROPERTY = patterns.compile(r"^([a-z_]+): ?(.*)$")
+_DID = patterns.compile(r"^\s*- '?(did:key:[1-9A-HJ-NP-Za-km-z]+)'?\s*$")
 _MEMORY_PROPS = ("id", "tier", "identity_id", "visibility", "key", "description")
 
 

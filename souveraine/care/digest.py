@@ -22,14 +22,15 @@ from typing import Callable
 from souveraine.care import links
 from souveraine.care.survey import INDEX_NAMES
 from souveraine.errors import NoteError, UsageError
+from souveraine.language import patterns
 from souveraine.store import clock, confine, journal, notes
 from souveraine.store.memory import Memory
 
 SECTION = "## From the journal"
 ROLES = ("user", "assistant")
 SENTENCE_LIMIT = 220
-_WEEK = re.compile(r"^(\d{4})-W(\d{2})$")
-_HASHTAG = re.compile(r"(?<![\w/#&])#([A-Za-z][\w-]{2,})")
+_WEEK = patterns.compile(r"^(\d{4})-W(\d{2})$")
+_HASHTAG = patterns.compile(r"(?<![\w/#&])#([A-Za-z][\w-]{2,})")
 
 
 @dataclass
@@ -372,7 +373,8 @@ def _index(memory: Memory, change, index: str, subjects: list[Subject]) -> None:
     else:
         text = notes.dumps(notes.new({"type": "index", "description": "Every domain this memory knows, one note each in domains/.",
                                       "tags": ["domains", "index"]}, "# Domains\n"))
-    present = {hit.target for hit in (links.Vault.of(memory.root).resolve(l, index) for l in links.find(text)) if hit.ok}
+    vault = links.Vault.near(memory.root)
+    present = {hit.target for hit in (vault.resolve(l, index) for l in links.find(text)) if hit.ok}
     rows = [f"- {links.wikilink(s.path, alias=s.name)}" for s in sorted(subjects, key=lambda s: s.path) if s.path not in present]
     if rows:
         text = text.rstrip("\n")

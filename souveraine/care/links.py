@@ -107,6 +107,12 @@ class Vault:
         return vault
 
     @classmethod
+    def near(cls, root: Path) -> "Vault":
+        """The vault of ``root`` as ``of`` gives it, but listing only the folders a link's path
+        names: the whole memory is walked only when a link is resolved by a file name alone."""
+        return _Near(root)
+
+    @classmethod
     def from_texts(cls, texts: dict[str, str], others: Iterable[str] = ()) -> "Vault":
         """A vault held in memory: notes' texts by path, plus other (non-note) files."""
         return cls([*texts, *others], texts.__getitem__)
@@ -216,6 +222,76 @@ class Vault:
                 if hit.ok and hit.target != source:
                     found.setdefault(hit.target, set()).add(source)
         return found
+
+
+class _Near(Vault):
+    """``Vault.near``: a path is looked for where ``walk`` would list it — each of its folders
+    by the same name in any case, neither hidden nor a link, nor leading out — so resolving a
+    link by its path costs a listing of its folders, not of the memory (tens of thousands of
+    files at ten years)."""
+
+    def __init__(self, root: Path):
+        self.root = Path(root).resolve()
+        plain = Path(root)
+        super().__init__((), lambda rel: (plain / rel).read_text(encoding="utf-8", errors="replace"))
+        del self.files     # listed on first use, by the whole walk
+        self._folders: dict[str, list[tuple[str, bool]]] = {}
+
+    @cached_property
+    def files(self) -> set[str]:
+        return set(walk(self.root, self.outside))
+
+    def _exact(self, path: str, also_md: bool = True) -> str | None:
+        if not path:
+            return None
+        if "files" in self.__dict__:
+            return super()._exact(path, also_md)
+        for candidate in (path, path + ".md") if also_md else (path,):
+            folded = self._folded(candidate)
+            if candidate in folded:
+                return candidate
+            if len(folded) == 1:
+                return folded[0]
+        return None
+
+    def _folded(self, path: str) -> list[str]:
+        """Every file ``walk`` lists whose path is ``path`` in lower case."""
+        *folders, name = path.lower().split("/")
+        if not name or any(not part for part in folders):
+            return []
+        at = [""]
+        for part in folders:
+            at = [f"{base}{entry}/" for base in at for entry, folder in self._listing(base) if folder and entry.lower() == part]
+        return [f"{base}{entry}" for base in at for entry, folder in self._listing(base)
+                if not folder and entry.lower() == name]
+
+    def _listing(self, base: str) -> list[tuple[str, bool]]:
+        """A folder's visible entries as ``walk`` sees them: (name, whether it is walked into);
+        a link to a folder is neither walked into nor a file, one leading out is neither."""
+        from souveraine.store import confine
+
+        if base not in self._folders:
+            found = []
+            folder = self.root / base
+            try:
+                entries = list(os.scandir(folder))
+            except OSError:
+                entries = []
+            for entry in entries:
+                if entry.name.startswith("."):
+                    continue
+                try:
+                    is_dir = entry.is_dir()
+                except OSError:
+                    is_dir = False
+                if entry.is_symlink() and confine.leads_out(self.root, Path(folder, entry.name)):
+                    continue
+                if not is_dir:
+                    found.append((entry.name, False))
+                elif not entry.is_symlink():
+                    found.append((entry.name, True))
+            self._folders[base] = found
+        return self._folders[base]
 
 
 def _block_ids(path: str, text: str) -> set[str]:

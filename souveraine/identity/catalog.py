@@ -27,6 +27,7 @@ import os
 import re
 from dataclasses import dataclass, field
 
+from souveraine.language import patterns
 from souveraine.store import git, layout
 from souveraine.store.atomic import atomic_write
 from souveraine.store.memory import Memory
@@ -36,7 +37,7 @@ CACHE = "wake-memories.json"
 VERSION = 2
 KEEP = 256                 # newest names kept: recent_items, with room for private ones skipped
 ELEVATED = ("foundational", "constitutive")
-_FIELD = re.compile(rb"^(tier|identity_id|visibility|elevated|created):[ \t]*['\"]?([^'\"\n]*?)['\"]?[ \t]*$", re.MULTILINE)
+_FIELD = patterns.compile(rb"^(tier|identity_id|visibility|elevated|created):[ \t]*['\"]?([^'\"\n]*?)['\"]?[ \t]*$", re.MULTILINE)
 _LIFTED = r"^tier:[ \t]*['\"]?(foundational|constitutive)"
 
 

@@ -19,7 +19,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable
 
-_BLOCK_ID = re.compile(r"(?:^|\s)\^([A-Za-z0-9-]+)\s*$")
+from souveraine.language import patterns
+
+_BLOCK_ID = patterns.compile(r"(?:^|\s)\^([A-Za-z0-9-]+)\s*$")
 
 
 @dataclass(frozen=True)
@@ -273,7 +275,7 @@ def code_lines(text: str, indented: bool = True) -> set[int]:
     return {n for tok in _tokens(text) if tok.type in kinds and tok.map for n in range(*tok.map)}
 
 
-_MARGIN_FENCE = re.compile(r"^(`{3,}(?=[^`]*$)|~{3,})")
+_MARGIN_FENCE = patterns.compile(r"^(`{3,}(?=[^`]*$)|~{3,})")
 
 
 def fenced_lines(text: str) -> set[int]:

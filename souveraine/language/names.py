@@ -22,6 +22,8 @@ scan with the standard library: neither ``regex`` nor the list of names is loade
 import re
 from dataclasses import dataclass
 
+from souveraine.language import patterns
+
 _WORD = (r"\p{Lu}(?:[\p{Ll}\p{M}]+|(?=['’]\p{Lu}))(?:\p{Lu}[\p{Ll}\p{M}]+)?"
          r"(?:['’]\p{Lu}[\p{Ll}\p{M}]+|-\p{L}[\p{Ll}\p{M}]+)*")
 _PARTICLE = r"(?:de|da|do|dos|das|du|van|von|der|den|la|le|bin|ibn|al|el|y|di|del|della|ter|ten|Văn|Thị)"
@@ -142,7 +144,7 @@ def people(text: str, known=()) -> list[Person]:
     return sorted(found, key=lambda p: p.start)
 
 
-_TOKEN = re.compile(r"[^\W\d_][\w'’.-]*")
+_TOKEN = patterns.compile(r"[^\W\d_][\w'’.-]*")
 _OPENERS = ".!?:;\n\"“(-—"
 
 
@@ -319,19 +321,18 @@ def ambiguous(word: str) -> bool:
     only when something else says so?"""
     from souveraine.language import lexicon
 
-    return word.casefold() in AMBIGUOUS or word in lexicon.given_words()
+    return word.casefold() in AMBIGUOUS or lexicon.is_given_word(word)
 
 
 def _given(word: str) -> bool:
     from souveraine.language import lexicon
 
-    names = lexicon.given_names()
-    if word in names:
+    if lexicon.is_given_name(word):
         return True
     import unicodedata
 
     bare = "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
-    return bare in names
+    return bare != word and lexicon.is_given_name(bare)
 
 
 def slug(name: str) -> str:

@@ -4,6 +4,7 @@ Letters are Unicode letters ("Tomás", "Inês" stay whole); apostrophes are stra
 """
 
 import re
+from souveraine.language import patterns
 from souveraine.language.patterns import lazy
 
 _TOKEN = lazy(r"[^\W_]+(?:'[^\W_]+)?")
@@ -18,13 +19,13 @@ def normal(text: str) -> str:
 # How people text: "ill send it tmrw", "lemme check", "will ping u". Only forms that read one
 # way in an assistant's or a user's message ("ill" opening a sentence before a verb, "u" alone).
 _TEXTING = (
-    (re.compile(r"^(?:(k|kk|ok|okay|sure|yep|yeah|right),? )?(?:ill|i'll|il) (?!be\b|health|feel|with|since|for|and)"),
+    (patterns.compile(r"^(?:(k|kk|ok|okay|sure|yep|yeah|right),? )?(?:ill|i'll|il) (?!be\b|health|feel|with|since|for|and)"),
      lambda m: f"{m[1] + ', ' if m[1] else ''}i'll "),
-    (re.compile(r"^(?:(?:im|i'm) )?(?:gonna|going to)\b"), lambda m: "i'm going to"),
-    (re.compile(r"\blemme\b"), lambda m: "let me"),
-    (re.compile(r"^(?:k|kk),? "), lambda m: "ok, "),
+    (patterns.compile(r"^(?:(?:im|i'm) )?(?:gonna|going to)\b"), lambda m: "i'm going to"),
+    (patterns.compile(r"\blemme\b"), lambda m: "let me"),
+    (patterns.compile(r"^(?:k|kk),? "), lambda m: "ok, "),
 )
-_YOU = re.compile(r"(?<![\w'’-])(u|ur)(?![\w'’.-])")    # written in lower case: "Plan U" is no one
+_YOU = patterns.compile(r"(?<![\w'’-])(u|ur)(?![\w'’.-])")    # written in lower case: "Plan U" is no one
 
 
 def spoken(text: str) -> str:

@@ -12,6 +12,7 @@ driver orders them by time). Nothing else: no entry dropped, cut or changed.
 
 from functools import lru_cache
 
+from souveraine.language import patterns
 from souveraine.laws import entries
 from souveraine.laws.keys import common_prefix
 from souveraine.laws.breach import Breach
@@ -48,7 +49,7 @@ def _matcher(extra: tuple[str, ...]):
     """layout.is_append_only as one expression: a replay asks it of every path every commit changes."""
     import re
 
-    return re.compile("|".join(f"(?:{layout._compile(g).pattern})" for g in (*layout.APPEND_ONLY, *extra))).fullmatch
+    return patterns.compile("|".join(f"(?:{layout._compile(g).pattern})" for g in (*layout.APPEND_ONLY, *extra))).fullmatch
 
 
 def breaches(snapshot: Snapshot, extra: tuple[str, ...]) -> list[Breach]:

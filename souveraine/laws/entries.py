@@ -19,15 +19,17 @@ import os
 import re
 from datetime import datetime, timezone
 
+from souveraine.language import patterns
+
 # Kinds of entry line, most specific first. Group 1 is the time.
-_JOURNAL = re.compile(rb"## (\d\d:\d\d:\d\d) \xc2\xb7 [a-z]+")
-_STAMPED = re.compile(rb"#{1,6} (\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d)?(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)?)(?=[\s\xc2]|$)")
-_LINE = re.compile(rb"(?:[-*] )?\[(\d{4}-\d\d-\d\d[ T]\d\d:\d\d(?::\d\d)?)\]")
-_HEADING = re.compile(rb"#{2,6} \S")
+_JOURNAL = patterns.compile(rb"## (\d\d:\d\d:\d\d) \xc2\xb7 [a-z]+")
+_STAMPED = patterns.compile(rb"#{1,6} (\d{4}-\d\d-\d\d[T ]\d\d:\d\d(?::\d\d)?(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)?)(?=[\s\xc2]|$)")
+_LINE = patterns.compile(rb"(?:[-*] )?\[(\d{4}-\d\d-\d\d[ T]\d\d:\d\d(?::\d\d)?)\]")
+_HEADING = patterns.compile(rb"#{2,6} \S")
 KINDS = ((_JOURNAL, True), (_STAMPED, True), (_LINE, False), (_HEADING, True))
-_ID = re.compile(rb"\^([A-Za-z0-9-]+)[ \t]*\r?$", re.MULTILINE)
-_TITLE = re.compile(rb"# \S")
-_DAY = re.compile(r"(\d{4})-(\d\d)-(\d\d)\.md$")
+_ID = patterns.compile(rb"\^([A-Za-z0-9-]+)[ \t]*\r?$", re.MULTILINE)
+_TITLE = patterns.compile(rb"# \S")
+_DAY = patterns.compile(r"(\d{4})-(\d\d)-(\d\d)\.md$")
 
 
 class Entry:

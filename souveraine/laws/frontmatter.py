@@ -20,12 +20,13 @@ import re
 from functools import lru_cache
 
 from souveraine.errors import NoteError
+from souveraine.language import patterns
 from souveraine.laws.breach import Breach
 
-_MARKDOWN = re.compile(r"\.(?:md|markdown)$", re.IGNORECASE)
+_MARKDOWN = patterns.compile(r"\.(?:md|markdown)$", re.IGNORECASE)
 # The fences as store.notes (python-frontmatter) finds them; group 1 is the YAML. Lazy line by
 # line, not character by character (the same first closing fence, at a tenth of the cost).
-_BLOCK = re.compile(rb"\A(?:\xef\xbb\xbf)?---[ \t]*\r?\n((?:[^\n]*+\n)+?)??-{3,}[ \t]*(?:\r?\n|\Z)")
+_BLOCK = patterns.compile(rb"\A(?:\xef\xbb\xbf)?---[ \t]*\r?\n((?:[^\n]*+\n)+?)??-{3,}[ \t]*(?:\r?\n|\Z)")
 
 
 # A strict subset of store.notes.flat, as one expression (tests/laws/test_frontmatter.py holds
@@ -47,8 +48,8 @@ def _simple() -> tuple[re.Pattern, re.Pattern]:
     plain = (_PRINTABLE_NO("-?:,[]{}#&*!|>'\"%@`")
              + f"(?:{_PRINTABLE_NO(':')}++|:(?={_PRINTABLE})| (?={_PRINTABLE_NO('#')}))*+")
     value = f"(?:'(?:{_PRINTABLE_NO(chr(39))}++| ++|'')*+'|\"(?:{_PRINTABLE_NO(chr(34) + chr(92))}++| ++)*+\"|\\[\\]|{plain})"
-    whole = re.compile(f"---\n(?:{_KEY}: +{value}\n|{_KEY}:\n(?:( *)- +{value}\n(?:\\1- +{value}\n)*)?)*---\n?")
-    return whole, re.compile(f"\n({_KEY}):")
+    whole = patterns.compile(f"---\n(?:{_KEY}: +{value}\n|{_KEY}:\n(?:( *)- +{value}\n(?:\\1- +{value}\n)*)?)*---\n?")
+    return whole, patterns.compile(f"\n({_KEY}):")
 
 
 def applies(path: str) -> bool:

@@ -11,9 +11,11 @@ carries sha256 hashes (`content_sha256: …`) that look the same.
 
 import re
 
-_PEM = re.compile(r"-----BEGIN ([A-Z0-9 ]*PRIVATE KEY[A-Z ]*)-----")
-_OPENSSH = re.compile(r"b3BlbnNzaC1rZXktdjE")  # base64 of "openssh-key-v1", the format's magic
-_NAMED = re.compile(
+from souveraine.language import patterns
+
+_PEM = patterns.compile(r"-----BEGIN ([A-Z0-9 ]*PRIVATE KEY[A-Z ]*)-----")
+_OPENSSH = patterns.compile(r"b3BlbnNzaC1rZXktdjE")  # base64 of "openssh-key-v1", the format's magic
+_NAMED = patterns.compile(
     r"""(?<![\w-])["']?(?P<name>(?:[\w-]*[_-])?(?:seed|secret|secret[ _-]?key|private[ _-]?key|privkey|signing[ _-]?key|sk)"""
     r"""(?:[_-]?(?:hex|b64|base64|base58|multibase|bytes))?)["']?[ \t]*[:=][ \t]*["']?(?P<value>[A-Za-z0-9+/_=-]{40,})""",
     re.IGNORECASE,
@@ -27,7 +29,7 @@ _WIDE = tuple(w.encode(enc) for w in ("PRIVATE", "seed", "secret", "b3BlbnNzaC1r
               for enc in ("utf-16-le", "utf-16-be"))
 _MARGIN = 512  # bytes of the old text read again: longer than any name and value
 _REACH = 256   # longer than any value a finding keeps (200 characters) or any key's encoding
-_KEY_FILE = re.compile(r"(?:^|/)(?:id_ed25519|[^/]*\.(?:key|seed|secret|sk|pem|p8))$", re.IGNORECASE)
+_KEY_FILE = patterns.compile(r"(?:^|/)(?:id_ed25519|[^/]*\.(?:key|seed|secret|sk|pem|p8))$", re.IGNORECASE)
 _BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
 _ED25519_PRIV = b"\x80\x26"  # multicodec 0x1300 (ed25519-priv) as a varint
 
@@ -122,7 +124,7 @@ def _sk(low: str | bytes) -> bool:
 
 
 # The same on bytes, in C: `sk` preceded by `_` or `-`, or with no ASCII letter or digit on either side.
-_SK = re.compile(rb"sk(?:(?<=[_-]sk)|(?<![a-z0-9]sk)(?![a-z0-9]))")
+_SK = patterns.compile(rb"sk(?:(?<=[_-]sk)|(?<![a-z0-9]sk)(?![a-z0-9]))")
 
 
 def _alnum(char: str | bytes) -> bool:

@@ -7,7 +7,6 @@ An in-process caller gets store.git's sealed environment, keeping GIT_INDEX_FILE
 """
 
 import copy
-import hashlib
 import os
 import threading
 from collections import OrderedDict
@@ -168,11 +167,11 @@ class Repo:
         ``size(old)`` bytes hashed as git names a blob give back ``old`` itself.
         """
         known = self._objects.get(old, False)
-        if known is False and old in self._sizes and self._sizes[old] is not None and len(old) in _HASHES:
+        if known is False and old in self._sizes and self._sizes[old] is not None and len(old) in _WIDTHS:
             size = self._sizes[old]
             if size > len(data):
                 return False
-            digest = _HASHES[len(old)](b"blob %d\0" % size)
+            digest = _hash(len(old), size)(b"blob %d\0" % size)
             digest.update(memoryview(data)[:size])
             return digest.hexdigest() == old
         return data.startswith(self.blob(old) or b"")
@@ -188,7 +187,19 @@ class Repo:
         return other
 
 
-_HASHES = {40: hashlib.sha1, 64: hashlib.sha256}   # a blob's id by the repository's object format
+_WIDTHS = (40, 64)    # a blob's id by the repository's object format: SHA-1, SHA-256
+
+
+def _hash(width: int, size: int):
+    """A blob's hash: CPython's own below a megabyte (a commit's few notes: `hashlib` would load
+    OpenSSL for them), OpenSSL's, faster on long data, above."""
+    if size < 1 << 20:
+        from souveraine.store import hashing
+    else:
+        import hashlib as hashing
+    return hashing.sha1 if width == 40 else hashing.sha256
+
+
 _PIPE = 1 << 20       # bytes a pipe from git holds (Linux): fewer switches between git and us on large blobs
 
 
@@ -235,7 +246,7 @@ class _Open:
     def remember(self, names: list[str], found: list) -> None:
         with self._lock:
             for name, data in zip(names, found):
-                if data is None or len(name) not in _HASHES or name in self._blobs:
+                if data is None or len(name) not in _WIDTHS or name in self._blobs:
                     continue
                 self._blobs[name] = data
                 self._bytes += len(data)

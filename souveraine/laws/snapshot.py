@@ -112,7 +112,7 @@ def staged(repo: Repo, amend: bool = False, merging: bool = False) -> Snapshot:
     Git does not tell a pre-commit hook that it amends; laws/amend.py settles it once the
     commit exists, by its real parent.
     """
-    gitdir, head, head_parents = _head(repo)
+    gitdir, head, head_parents = (None if amend else _loose(repo)) or _head(repo)
     if amend:
         parents = head_parents
     else:
@@ -131,6 +131,17 @@ def _head(repo: Repo) -> tuple[str, str | None, list[str]]:
         return repo.out("rev-parse", "--absolute-git-dir").strip(), None, []
     lines = done.stdout.decode().split()
     return lines[0], lines[1], lines[2:]
+
+
+def _loose(repo: Repo) -> tuple[str, str, list[str]] | None:
+    """The git folder and HEAD read from the files, without a process, where that is plain: a
+    `.git` folder and HEAD a loose ref (store.git), in the tool's own environment. HEAD's
+    parents are not read: only an amend needs them."""
+    if repo.inherit or repo.env:
+        return None
+    dot = repo.root / ".git"
+    head = git._loose_head(repo.root) if dot.is_dir() and not dot.is_symlink() else None
+    return (str(dot.resolve()), head, []) if head else None
 
 
 def _merge_heads(gitdir: str) -> list[str]:

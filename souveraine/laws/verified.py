@@ -12,7 +12,6 @@ move the record forward after the commit when it stood on the commit's parent
 (``advance``): verifying a memory kept by the tool alone then judges nothing new.
 """
 
-import hashlib
 import json
 import os
 import zlib
@@ -104,6 +103,8 @@ def fingerprint() -> str:
         package = Path(__file__).resolve().parent.parent
         files = sorted(f for folder in _JUDGES for f in (package / folder).glob("*.py"))
         files += [package / rel for rel in _ALSO]
+        import hashlib
+
         digest = hashlib.sha256(str(VERSION).encode())
         for file in files:
             try:

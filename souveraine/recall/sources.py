@@ -14,6 +14,7 @@ from datetime import date, datetime, time, timedelta
 from functools import lru_cache
 from pathlib import Path, PurePosixPath
 
+from souveraine.language import patterns
 from souveraine.record import Record
 
 
@@ -24,10 +25,10 @@ KINDS = {
 FOLDERS = tuple(KINDS)
 TIERS = ("episodic", "foundational", "constitutive")
 
-_ATTESTATIONS = re.compile(r"^## Attestations[ \t]*$", re.MULTILINE)
-_DATED_NAME = re.compile(r"^(\d{4}-\d\d-\d\d)")
+_ATTESTATIONS = patterns.compile(r"^## Attestations[ \t]*$", re.MULTILINE)
+_DATED_NAME = patterns.compile(r"^(\d{4}-\d\d-\d\d)")
 _DATE_KEYS = ("created", "date", "through", "updated")
-_TURN_ID = re.compile(r"\^(t(\d\d)(\d\d)(\d\d)[A-Za-z0-9-]*)")
+_TURN_ID = patterns.compile(r"\^(t(\d\d)(\d\d)(\d\d)[A-Za-z0-9-]*)")
 # Words without which a text names no date: most turns are passed over by one search, and
 # only the few words around each such word are read as dates.
 _DATEISH = (
@@ -36,8 +37,8 @@ _DATEISH = (
     r"|weekend|ago|(?:last|next|past|previous|this|coming) (?:week|month|year|night)|(?:end|start|beginning|middle) of"
     r"|\d{4}-\d\d|(?:19|20)\d\d|\d{1,2}(?:st|nd|rd|th)|\d{1,2}[/.]\d{1,2}[/.]\d{2,4})\b")
 _AROUND = 60
-_CAPITALISED = re.compile(r"(?<![\w'’-])[^\W\d_a-z][^\W\d_]+")
-_HEADING_LINE = re.compile(r"^\s*(#+ .*)?$")
+_CAPITALISED = patterns.compile(r"(?<![\w'’-])[^\W\d_a-z][^\W\d_]+")
+_HEADING_LINE = patterns.compile(r"^\s*(#+ .*)?$")
 
 
 class Document(Record):

@@ -7,7 +7,9 @@ checks the same for commits made by hand.
 import re
 from collections import namedtuple
 
-HEADER = re.compile(
+from souveraine.language import patterns
+
+HEADER = patterns.compile(
     r"^(?P<type>[A-Za-z]+)(?:\((?P<scope>[^()\r\n]+)\))?(?P<breaking>!)?: (?P<description>\S.*)$"
 )
 
@@ -46,14 +48,14 @@ SCOPES = {
 
 # Messages git writes itself, accepted as they are only where git's own mark is there too:
 # a merge's parents, a revert's "This reverts commit <id>." A subject alone proves nothing.
-MERGE = re.compile(r"^Merge ")
-REVERT = re.compile(r"^(?:Revert|Reapply) \"")
-REVERTS = re.compile(r"^This reverts commit [0-9a-f]{7,64}\.?$", re.MULTILINE)
+MERGE = patterns.compile(r"^Merge ")
+REVERT = patterns.compile(r"^(?:Revert|Reapply) \"")
+REVERTS = patterns.compile(r"^This reverts commit [0-9a-f]{7,64}\.?$", re.MULTILINE)
 # Autosquash markers ask for a history rewrite that a memory never makes.
-AUTOSQUASH = re.compile(r"^(fixup|squash|amend)! ")
+AUTOSQUASH = patterns.compile(r"^(fixup|squash|amend)! ")
 
 # `git commit -v` puts the diff below this line; git drops everything after it.
-_SCISSORS = re.compile(r"^\S ?-{24} >8 -{24}\s*$", re.MULTILINE)
+_SCISSORS = patterns.compile(r"^\S ?-{24} >8 -{24}\s*$", re.MULTILINE)
 
 # The first commit of an adopted vault (bootstrap.ADOPT_MESSAGE): its notes predate the laws.
 ADOPTION = "feat(init): adopt vault as a memory"

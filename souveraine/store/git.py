@@ -120,6 +120,7 @@ def _commit_staged(root: Path, paths: list[str], message: str, env: dict[str, st
             return None
         alone = len(ours) == len(staged)
     judged = verify and _judge is not None
+    raw = _staged_raw
     if judged:
         problems = _judge(root, message)
         _forget_staged()   # the index is the judge's no longer once the hooks' work begins
@@ -128,7 +129,8 @@ def _commit_staged(root: Path, paths: list[str], message: str, env: dict[str, st
         env["SOUVERAINE_JUDGED"] = "1"
     found = run(root, "rev-parse", "--git-path", "hooks", "HEAD", env=env).stdout.split("\n") if judged and alone else []
     if found and _hooks_step_aside(Path(root, found[0])):
-        sha = _commit_index(root, message, found[1], env)
+        judged_raw = raw[2] if raw and raw[1] == found[1] and raw[0] == str(Path(root).resolve()) else None
+        sha = _commit_index(root, message, found[1], env, judged_raw)
     else:
         args = ["commit", "-q", "-m", message, *([] if verify else ["--no-verify"])]
         done = run(root, *args, "--", *paths, check=False, env=env)
@@ -202,15 +204,22 @@ def _hooks_step_aside(hooks: Path) -> bool:
     return True
 
 
-def _commit_index(root: Path, message: str, parent: str, env: dict[str, str]) -> str:
+def _commit_index(root: Path, message: str, parent: str, env: dict[str, str], raw: bytes | None = None) -> str:
     """Commit the index as it stands, by plumbing, when it holds only this commit's paths
     and its hooks would step aside.
 
     What `git commit` does after the laws were judged in-process, without refreshing every
     entry of the index first: a tenth of a second at ten years of memory. The branch moves
-    only from the parent the commit was made on.
+    only from the parent the commit was made on. ``raw``: the staged difference the laws
+    judged (`diff-index --raw -z` against ``parent``), from which the tree is made by
+    ``trees.of_change``; without it, or where that cannot, by `write-tree`.
     """
-    tree = run(root, "write-tree", env=env).stdout.strip()
+    tree = None
+    if raw is not None:
+        from souveraine.store import trees
+
+        tree = trees.of_change(root, parent, raw, env)
+    tree = tree or run(root, "write-tree", env=env).stdout.strip()
     text = _cleaned(message)
     sha = run(root, "commit-tree", tree, "-p", parent, "-F", "-", input=text, env=env).stdout.strip()
     run(root, "update-ref", "-m", f"commit: {text.splitlines()[0]}", "HEAD", sha, parent, env=env)

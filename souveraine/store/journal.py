@@ -12,7 +12,6 @@ so ``[[2026-11-30#^t143205u4a1f]]`` links to it. Reflections land here too, as e
 whose role is ``reflection``. docs/FORMATS.md is the reference for this format.
 """
 
-import hashlib
 import os
 import re
 from dataclasses import dataclass
@@ -20,9 +19,12 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import Iterator
 
+from souveraine.language import patterns
+from souveraine.store import hashing
+
 ROOT = "journal"
 ROLES = ("user", "assistant", "system", "tool", "reflection")
-_DAY = re.compile(r"(\d{4})-(\d\d)-(\d\d)\.md$")
+_DAY = patterns.compile(r"(\d{4})-(\d\d)-(\d\d)\.md$")
 
 # -- the format's grammar (docs/FORMATS.md), in one place -----------------------------------
 #
@@ -35,15 +37,15 @@ _DAY = re.compile(r"(\d{4})-(\d\d)-(\d\d)\.md$")
 # and block id (tests/store/test_journal_grammar.py).
 
 TITLE = r"(\d\d:\d\d:\d\d) · ([a-z]+)(?: · session `([^`\n]*)`)?"           # a turn heading's text
-_HEADING = re.compile(rf"^## {TITLE}[ \t]*$")                                  # as written
-_BLOCK = re.compile(r"^\^([A-Za-z0-9-]+)[ \t]*$")                              # as written
+_HEADING = patterns.compile(rf"^## {TITLE}[ \t]*$")                                  # as written
+_BLOCK = patterns.compile(r"^\^([A-Za-z0-9-]+)[ \t]*$")                              # as written
 # What CommonMark reads as a level-2 heading with that text, or as a paragraph that is only a
 # block id, or as the start of a block that only a line of its own kind ends (a fence; an
 # HTML block of kinds 1 to 5): the shapes a turn's text must not hold as they are.
-_HEADING_SHAPED = re.compile(rf"^ {{0,3}}##[ \t]+{TITLE}(?:[ \t]+#*)?[ \t]*$")
-_BLOCK_SHAPED = re.compile(r"^ {0,3}\^[A-Za-z0-9-]+[ \t]*$")
-_FENCE = re.compile(r"^(`{3,}(?=[^`]*$)|~{3,})")
-_OPENER = re.compile(r"^ {0,3}(?:`{3,}[^`]*$|~{3,}|<(?i:script|pre|style|textarea)(?:[ \t>]|$)|<!--|<\?|<![A-Za-z]|<!\[CDATA\[)")
+_HEADING_SHAPED = patterns.compile(rf"^ {{0,3}}##[ \t]+{TITLE}(?:[ \t]+#*)?[ \t]*$")
+_BLOCK_SHAPED = patterns.compile(r"^ {0,3}\^[A-Za-z0-9-]+[ \t]*$")
+_FENCE = patterns.compile(r"^(`{3,}(?=[^`]*$)|~{3,})")
+_OPENER = patterns.compile(r"^ {0,3}(?:`{3,}[^`]*$|~{3,}|<(?i:script|pre|style|textarea)(?:[ \t>]|$)|<!--|<\?|<![A-Za-z]|<!\[CDATA\[)")
 
 
 @dataclass(frozen=True)
@@ -91,7 +93,7 @@ def header(day: date) -> str:
 
 def block_id(at: datetime, role: str, text: str, session: str | None, taken: set[str] | frozenset = frozenset()) -> str:
     """A stable id: the time, the role's initial, a hash of the words; suffixed if taken."""
-    digest = hashlib.sha1(f"{session or ''}\0{text}".encode()).hexdigest()[:4]
+    digest = hashing.sha1(f"{session or ''}\0{text}".encode()).hexdigest()[:4]
     base = f"t{at:%H%M%S}{role[0]}{digest}"
     candidate, n = base, 2
     while candidate in taken:
@@ -171,7 +173,7 @@ def block_ids(text: str) -> set[str]:
     return {m[1] for m in _BLOCK_LINES.finditer(text)}
 
 
-_BLOCK_LINES = re.compile(_BLOCK.pattern, re.MULTILINE)
+_BLOCK_LINES = patterns.compile(_BLOCK.pattern, re.MULTILINE)
 
 
 def parse(text: str, path: str) -> list[Turn]:

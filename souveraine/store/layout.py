@@ -8,6 +8,8 @@ import re
 from collections import namedtuple
 from functools import lru_cache
 
+from souveraine.language import patterns
+
 PINNED = "pinned"          # in every wake
 PROGRESSIVE = "progressive"  # indexed in wake, loaded when needed
 ON_DEMAND = "on demand"    # loaded only when asked for
@@ -137,7 +139,7 @@ def _compile(pattern: str) -> re.Pattern:
         else:
             out.append(re.escape(pattern[i]))
             i += 1
-    return re.compile("".join(out))
+    return patterns.compile("".join(out))
 
 
 # -- where a memory lives ------------------------------------------------------------------
@@ -147,7 +149,7 @@ def _compile(pattern: str) -> re.Pattern:
 # reader accepts both places, and a memory is known by its name, which is unique.
 
 MEMORIES = "memories"
-_YEAR = re.compile(r"\d{4}")
+_YEAR = patterns.compile(r"\d{4}")
 
 
 def memory_path(name: str) -> str:

@@ -13,9 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from souveraine.errors import NoteError
+from souveraine.language import patterns
 from souveraine.store.atomic import atomic_write
 
-_FENCE = re.compile(r"\A---[ \t]*\r?\n")
+_FENCE = patterns.compile(r"\A---[ \t]*\r?\n")
 
 
 @dataclass
@@ -109,7 +110,7 @@ def parse_quick(text: str, path: Path | None = None) -> Note:
     return Note(meta, body[1:] if body.startswith("\n") else body, path)
 
 
-_BOUNDARY = re.compile(r"^-{3,}\s*$", re.MULTILINE)   # python-frontmatter's fence, as parse splits
+_BOUNDARY = patterns.compile(r"^-{3,}\s*$", re.MULTILINE)   # python-frontmatter's fence, as parse splits
 
 
 # Flat properties: each line a key with a one-line value (quoted, plain or `[]`) or with
@@ -118,12 +119,12 @@ _BOUNDARY = re.compile(r"^-{3,}\s*$", re.MULTILINE)   # python-frontmatter's fen
 # laws read one block per memory ever written, doctor one per note). Anything else (a flow
 # collection, a value an indicator opens, `: ` or ` #` inside a plain value) goes to a parser.
 # Greedy, the trailing spaces stripped after: a lazy value tried every length (2x the cost).
-_FLAT_KEY = re.compile(r"([A-Za-z0-9_][A-Za-z0-9_-]*):(?: +(.*))?")
-_FLAT_ITEM = re.compile(r"( *)- +(.*)")
-_QUOTED = re.compile(r"'(?:[^']|'')*'|\"[^\"\\]*\"")
+_FLAT_KEY = patterns.compile(r"([A-Za-z0-9_][A-Za-z0-9_-]*):(?: +(.*))?")
+_FLAT_ITEM = patterns.compile(r"( *)- +(.*)")
+_QUOTED = patterns.compile(r"'(?:[^']|'')*'|\"[^\"\\]*\"")
 # What is not printable, named itself: the printable ranges' complement took re 7 ms to compile
 # (it visits every BMP code point of a range), paid by each command that reads a note.
-_UNREADABLE = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]")
+_UNREADABLE = patterns.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]")
 _INDICATORS = "-?:,[]{}#&*!|>'\"%@`"
 
 
@@ -260,7 +261,7 @@ def read(path: Path) -> Note:
     return parse(text, path)
 
 
-_SIMPLE = re.compile(r"^([A-Za-z0-9_-]+):[ \t]+([^\s\[{|>&*!#'\"][^#]*?|'[^']*'|\"[^\"]*\")[ \t]*$")
+_SIMPLE = patterns.compile(r"^([A-Za-z0-9_-]+):[ \t]+([^\s\[{|>&*!#'\"][^#]*?|'[^']*'|\"[^\"]*\")[ \t]*$")
 
 
 def peek(path: Path, *keys: str) -> dict[str, Any]:
@@ -325,7 +326,7 @@ def properties(text: str) -> dict[str, Any] | None:
     return None
 
 
-_PROPERTY = re.compile(r"[A-Za-z0-9_-]+")
+_PROPERTY = patterns.compile(r"[A-Za-z0-9_-]+")
 
 
 def _scalar(raw: str) -> str | None:

@@ -29,13 +29,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from souveraine.language import patterns
 from souveraine.store import git, intent
 
 DEFRAG = "defrag"                    # under .souveraine/: defrag's worktrees
 DEFRAG_MERGE = "defrag.json"         # under .souveraine/: a fast-forward under way {base, tip, branch}
 FORKS = "forks"                      # under .souveraine/: the forks' worktrees
 INTEGRATING = "integrating.json"     # under .souveraine/: a fork integration under way {name, head}
-_TEMP = re.compile(r"^\..+\.(?:(\d+)-[0-9a-f]{8}|[0-9a-f]{12})\.tmp$")
+_TEMP = patterns.compile(r"^\..+\.(?:(\d+)-[0-9a-f]{8}|[0-9a-f]{12})\.tmp$")
 _OLD_TEMP_SECONDS = 10               # a temporary file of the old name, with no pid, this old is stale
 
 

@@ -11,24 +11,25 @@ with a due time (``[due: 2026-12-03 08:00]``, a dated promise's) waits in pendin
 then: it is not ripe, and does not surface.
 """
 
-import hashlib
 import re
 from dataclasses import dataclass, field
 from datetime import datetime
 
 from souveraine.errors import Refused, UsageError
+from souveraine.language import patterns
 from souveraine.store import clock
 from souveraine.store.memory import Memory
+from souveraine.store import hashing
 
 PENDING = "inbox/pending.md"
 INTRUSIVE = "inbox/intrusive.md"
 SENT = "inbox/sent.md"
 QUEUES = {"pending": PENDING, "intrusive": INTRUSIVE, "sent": SENT}
 URGENCIES = ("low", "medium", "high", "critical")
-_ITEM = re.compile(r"^- \[(\d{4}-\d\d-\d\d \d\d:\d\d)\] (?:\[viewport: (\w+)\] )?"
+_ITEM = patterns.compile(r"^- \[(\d{4}-\d\d-\d\d \d\d:\d\d)\] (?:\[viewport: (\w+)\] )?"
                    r"\[URGENCY: (low|medium|high|critical)\] (?:\[due: (\d{4}-\d\d-\d\d \d\d:\d\d)\] )?"
                    r"(.+?)(?: \^(i[0-9a-f]{6}))?\s*$")
-_LOOSE = re.compile(r"^- (?!\[[ xX]\] )(\S.*?)\s*$")
+_LOOSE = patterns.compile(r"^- (?!\[[ xX]\] )(\S.*?)\s*$")
 
 
 @dataclass(frozen=True)
@@ -70,7 +71,7 @@ def one_line(text: str) -> str:
 
 
 def item_id(text: str, salt: str = "") -> str:
-    return "i" + hashlib.sha1(f"{salt}\0{one_line(text)}".encode()).hexdigest()[:6]
+    return "i" + hashing.sha1(f"{salt}\0{one_line(text)}".encode()).hexdigest()[:6]
 
 
 def new_item(text: str, urgency: str = "medium", at: datetime | None = None, id: str | None = None,

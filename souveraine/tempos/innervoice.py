@@ -8,9 +8,11 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 
+from souveraine.language import patterns
+
 PATH = "system/metacognition/subconscious.md"
 URGENCIES = ("low", "medium", "high", "critical")
-_LINE = re.compile(r"^\[(\d{4}-\d\d-\d\d \d\d:\d\d)\] \[URGENCY: (low|medium|high|critical)\] — (.+)$")
+_LINE = patterns.compile(r"^\[(\d{4}-\d\d-\d\d \d\d:\d\d)\] \[URGENCY: (low|medium|high|critical)\] — (.+)$")
 
 
 @dataclass(frozen=True)
@@ -58,10 +60,10 @@ def tail(memory, count: int = 12) -> list[Thought]:
 
 QUESTION_HOURS = 2      # a flagged question stays on the agent's mind this long
 NOTICE_HOURS = 24       # a "kept", "noted" or "saved" notice this long
-_DUE = re.compile(r"^(?:Reflection is due|The archivist is due)\b")
-_QUESTION = re.compile(r"may have gone unanswered\.$")
-_NOTICE = re.compile(r"^(?:Kept\b|Noted a \w+ rule\b|\"[^\"]*\" promised to keep)")
-_LEDGER_LINK = re.compile(r"\[\[ledger/(\w+)#\^([a-z][0-9a-f]{6})\]\]")
+_DUE = patterns.compile(r"^(?:Reflection is due|The archivist is due)\b")
+_QUESTION = patterns.compile(r"may have gone unanswered\.$")
+_NOTICE = patterns.compile(r"^(?:Kept\b|Noted a \w+ rule\b|\"[^\"]*\" promised to keep)")
+_LEDGER_LINK = patterns.compile(r"\[\[ledger/(\w+)#\^([a-z][0-9a-f]{6})\]\]")
 
 
 def live(memory, thoughts: list[Thought], now: datetime | None = None) -> list[Thought]:

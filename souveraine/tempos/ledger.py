@@ -13,17 +13,18 @@ dropped by hand (``souveraine ledger close ID --note …``) says so
 closing it.
 """
 
-import hashlib
 import re
 from dataclasses import dataclass
 
 from souveraine.errors import UsageError
+from souveraine.language import patterns
 from souveraine.store.memory import Memory
+from souveraine.store import hashing
 
 FOLDER = "ledger"
 KINDS = {"commitments": "c", "assumptions": "a", "patterns": "p", "drift": "d"}
 _ALIASES = {"commitment": "commitments", "assumption": "assumptions", "pattern": "patterns", "drifts": "drift"}
-_ENTRY = re.compile(
+_ENTRY = patterns.compile(
     r'^- \[(?P<box>[ xX])\] (?P<status>[a-z]+) · "(?P<text>.*)" · (?P<label>[\w-]+) · (?P<source>\[\[[^\]]*\]\])'
     r'(?: · due (?P<due>\d{4}-\d\d-\d\d(?: \d\d:\d\d)?))?'
     r'(?: · (?P<how>[a-z]+(?: [a-z]+)?) (?P<ended>\[\[[^\]]*\]\]|hand on \d{4}-\d\d-\d\d \d\d:\d\d)'
@@ -87,7 +88,7 @@ def clean(text: str) -> str:
 
 
 def entry_id(kind: str, source: str, text: str) -> str:
-    return KINDS[kind] + hashlib.sha1(f"{source}\0{clean(text)}".encode()).hexdigest()[:6]
+    return KINDS[kind] + hashing.sha1(f"{source}\0{clean(text)}".encode()).hexdigest()[:6]
 
 
 def parse(kind: str, text: str) -> list[Entry]:

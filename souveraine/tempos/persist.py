@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from souveraine.errors import SouveraineError, UsageError
+from souveraine.language import patterns
 from souveraine.store import clock, git, journal, spool
 from souveraine.store.atomic import atomic_write
 from souveraine.store.memory import Memory
@@ -38,8 +39,8 @@ from souveraine.tempos.innervoice import Thought
 from souveraine.tempos.transcripts import Exchange
 
 UNCOMMITTED = "uncommitted.json"   # paths left written by --no-commit before the spool; committed by the next drain
-_URGENT = re.compile(r"\b(?:asap|urgent|urgently|right away|immediately|today|tonight|by end of day|eod)\b", re.I)
-_ASSUMPTION = re.compile(r"\b(?:i(?:'m| am) assuming|i assume|i'll assume|i will assume|assuming that|presumably|"
+_URGENT = patterns.compile(r"\b(?:asap|urgent|urgently|right away|immediately|today|tonight|by end of day|eod)\b", re.I)
+_ASSUMPTION = patterns.compile(r"\b(?:i(?:'m| am) assuming|i assume|i'll assume|i will assume|assuming that|presumably|"
                          r"i take it)\b", re.I)
 KEPT = "kept, not yet committed"
 DEGRADE_AFTER = 1     # failed attempts after which a spooled exchange is journaled without the subconscious…

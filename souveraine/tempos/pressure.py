@@ -13,13 +13,14 @@ from datetime import date
 from pathlib import Path
 
 from souveraine.errors import NoteError
+from souveraine.language import patterns
 from souveraine.store import clock, journal, notes, tokens
 from souveraine.store.memory import Memory
 
 SYNTHESIZED = "system/synthesized"
 INNER_VOICE = "system/metacognition/subconscious.md"
-_SPOKEN = re.compile(rb"^## \d\d:\d\d:\d\d \xc2\xb7 (?:user|assistant)\b", re.MULTILINE)
-_ENTRY = re.compile(r"^\[\d{4}-\d\d-\d\d", re.MULTILINE)
+_SPOKEN = patterns.compile(rb"^## \d\d:\d\d:\d\d \xc2\xb7 (?:user|assistant)\b", re.MULTILINE)
+_ENTRY = patterns.compile(r"^\[\d{4}-\d\d-\d\d", re.MULTILINE)
 
 
 @dataclass(frozen=True)

@@ -133,3 +133,51 @@ def test_offsets_hold_through_quotes_lists_and_front_matter():
         ("c.md", "Top", "c", False), ("d", "^x", None, False)]
     assert all(text[l.start:l.end] == l.raw and l.raw.endswith(("]]", ")")) for l in found)
     assert links.rewrite(text, lambda l: "[[z]]" if l.target == "a" else None).count("[[z]]") == 1
+
+
+def _tricky(root):
+    """A memory with what walk leaves out or folds: hidden files and folders, case twins, links in and out."""
+    files = ["people/alice.md", "people/Alice.md", "people/bob.md", "People/carol.md", "people/.hidden.md",
+             ".obsidian/app.md", "notes/My Note.md", "notes/sub/deep.md", "notes/sub/Deep.md", "attachments/photo.png",
+             "people/dana", "people/dana.md", "Notes/other.md"]
+    for name in files:
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text("# x\n\nsee [[people/alice]] ^b1\n", encoding="utf-8")
+    (root / "out").mkdir()
+    (root / "out" / "secret.md").write_text("no\n", encoding="utf-8")
+    memory = root / "memory"
+    memory.mkdir()
+    for name in files:
+        (memory / name).parent.mkdir(parents=True, exist_ok=True)
+        (memory / name).write_text((root / name).read_text(encoding="utf-8"), encoding="utf-8")
+    (memory / "people" / "eve.md").symlink_to(root / "out" / "secret.md")            # leads out
+    (memory / "people" / "frank.md").symlink_to(memory / "people" / "bob.md")        # stays in
+    (memory / "people" / "gone.md").symlink_to(memory / "people" / "nobody.md")      # broken
+    (memory / "linked").symlink_to(memory / "notes")                                 # a folder link: not walked
+    (memory / "outer").symlink_to(root / "out")                                      # leads out
+    return memory
+
+
+def test_a_near_vault_resolves_every_path_as_the_walked_one(tmp_path):
+    memory = _tricky(tmp_path)
+    walked = Vault.of(memory)
+    names = sorted(walked.files) + ["people/eve.md", "people/gone.md", "linked/My Note.md", "outer/secret.md",
+                                    ".obsidian/app.md", "people/.hidden.md", "nobody.md", "people/", "/people/bob"]
+    paths = {variant for name in names for stem in (name, name.removesuffix(".md"))
+             for variant in (stem, stem.upper(), stem.swapcase(), "./" + stem, "a/../" + stem)}
+    texts = [f"[[{p}]]" for p in sorted(paths) if "]" not in p and "|" not in p and "#" not in p] + \
+            [f"[[{p}#^b1]]" for p in ("people/alice", "people/bob", "notes/sub/deep")] + \
+            [f"[x]({p.replace(' ', '%20')})" for p in sorted(paths) if p.endswith(".md") and "(" not in p]
+    for text in texts:
+        for link in links.find(text):
+            for source in ("people/_index.md", "notes/sub/deep.md"):
+                near = Vault.near(memory)     # each alone: once walked, a near vault answers as the other
+                assert near.resolve(link, source) == walked.resolve(link, source), (text, source)
+
+
+def test_a_near_vault_lists_only_the_folders_a_path_names(tmp_path):
+    memory = _tricky(tmp_path)
+    near = Vault.near(memory)
+    (link,) = links.find("[[people/bob|Bob]]")
+    assert near.resolve(link, "people/_index.md").target == "people/bob.md"
+    assert "files" not in near.__dict__ and set(near._folders) == {"", "people/", "People/"}

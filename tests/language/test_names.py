@@ -108,9 +108,30 @@ def test_a_text_with_no_possible_name_loads_neither_regex_nor_the_names():
               "assert names.people('What about item 3? I will check tomorrow, ok?') == []\n"
               "assert names.people('thanks, that works for me!') == []\n"
               "assert 'regex' not in sys.modules and 'pysbd' not in sys.modules, 'loaded'\n"
-              "assert lexicon._given.cache_info().currsize == 0, 'names read'\n")
+              "assert lexicon._given_text.cache_info().currsize == 0, 'names read'\n")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+def test_a_name_looked_up_by_search_is_one_of_the_set(monkeypatch):
+    import random
+
+    from souveraine.language import lexicon
+
+    names, words = lexicon._given()
+    lexicon._given.cache_clear()
+    monkeypatch.setattr(lexicon, "_looked", 0)
+    monkeypatch.setattr(lexicon, "SET_AFTER", 10**9)
+    some = random.Random(7).sample(sorted(names), 1500)
+    probes = some + sorted(words) + [n.lower() for n in some[:200]] + [n[:-1] for n in some[:200]] + \
+        [n + "a" for n in some[:200]] + ["", "\t", "word", "A", min(names), max(names), max(names) + "z", "\uffff"]
+    assert [w for w in probes if lexicon.is_given_name(w) != (w in names)] == []
+    assert [w for w in probes if lexicon.is_given_word(w) != (w in words)] == []
+    assert lexicon._given.cache_info().currsize == 0      # no set was built: every answer was a search
+    monkeypatch.setattr(lexicon, "SET_AFTER", lexicon._looked + 3)
+    assert lexicon.is_given_name("Tomás") and lexicon.is_given_word("Will") and not lexicon.is_given_name("Tomx")
+    assert lexicon._given.cache_info().currsize == 0
+    assert lexicon.is_given_name("Inês") and lexicon._given.cache_info().currsize == 1   # a process that asks often reads them all
 
 
 def test_the_shipped_names_mark_the_ones_that_are_everyday_words():

@@ -339,3 +339,24 @@ def test_a_person_named_gets_a_cited_line_in_their_note_in_the_same_commit(memor
     assert {"people/ines.md", "people/tomas.md", "people/alice.md", "people/_index.md"} <= set(changed)
     assert not memory.exists("people/as.md") and not memory.exists("people/per.md")
     assert_clean(memory.root)
+
+
+def test_a_person_named_costs_no_walk_of_the_memory_nor_the_names_read_whole(memory, at_1432, monkeypatch):
+    """Its cost is the change's: people/_index.md's links are resolved by the folders they name
+    (links.Vault.near), the given names looked up by search (language.lexicon)."""
+    from souveraine.care import links
+    from souveraine.language import lexicon
+
+    persist(memory, Exchange(user="Did Inês call?", assistant="Inês called at noon."))
+    assert "[[people/ines|Inês]]" in memory.read_text("people/_index.md")
+
+    def walk(*args, **kwargs):
+        raise AssertionError("the whole memory walked")
+
+    monkeypatch.setattr(links, "walk", walk)
+    monkeypatch.setattr(lexicon, "_looked", 0)       # this process's earlier tests asked often
+    lexicon._given.cache_clear()
+    result = persist(memory, Exchange(user="Did Inês call back? And Tomás?", assistant="Inês called again; Tomás did not."))
+    assert result.people == ["people/ines.md", "people/tomas.md"] and not result.kept
+    assert lexicon._given.cache_info().currsize == 0
+    assert_clean(memory.root)
