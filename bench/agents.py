@@ -12,12 +12,20 @@ On the generated memory of ``years`` (bench/generate.py, cached under bench/.cac
 - Claude Code's Stop hook (`persist --claude-code`, the recorded transcript in
   tests/fixtures/claude-code), after a first persist has built the copy's caches: its first
   fire, then the same payload fired again, beside
-  `python -c pass` and `souveraine --version`, medians interleaved in one run.
+  `python -c pass` and `souveraine --version`, medians interleaved in one run;
+- Claude Code's SessionStart hook: `wake --max-chars 9500` beside `wake --max-chars 9500 --serve`
+  starting a recall server (stopped after each run, once it answered) and finding one already
+  listening, in turn, with each hook's own CPU (the server's start is not the hook's: it is
+  detached). With the semantic extra installed; without it `--serve` starts nothing.
 """
 
 import argparse
 import json
+import os
+import resource
 import shutil
+import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -108,19 +116,62 @@ def stop(root: Path, repeat: int) -> list[tuple]:
         shutil.rmtree(work, ignore_errors=True)
 
 
+def session_start(root: Path, repeat: int) -> list[tuple]:
+    from souveraine.recall import server, warm
+
+    env = {k: v for k, v in os.environ.items() if k not in (warm.OFF, "SOUVERAINE_NOW")}
+    wake = [*SOUVERAINE, "--memory", str(root), "wake", "--max-chars", "9500"]
+    runs = {"wake --max-chars 9500": [], "… --serve, starting a server": [], "… --serve, one listening": []}
+    cpu = {name: [] for name in runs}
+
+    def hook(name: str, argv: list[str]) -> None:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        started = time.perf_counter()
+        subprocess.run(argv, env=env, capture_output=True, check=True, cwd=root)
+        runs[name].append(time.perf_counter() - started)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu[name].append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+
+    def answering() -> None:
+        deadline = time.monotonic() + 60
+        while warm.talk(root, {"op": "ping"}, 5) is None:
+            if time.monotonic() > deadline:
+                raise SystemExit("bench: wake --serve started no recall server (is the semantic extra installed?)")
+            time.sleep(0.05)
+
+    try:
+        for _ in range(repeat):
+            hook("wake --max-chars 9500", wake)
+            hook("… --serve, starting a server", [*wake, "--serve"])
+            answering()
+            hook("… --serve, one listening", [*wake, "--serve"])
+            server.stop(root)
+    finally:
+        server.stop(root)
+    return [(name, ms(statistics.median(times)), ms(statistics.median(cpu[name]))) for name, times in runs.items()]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--years", type=float, default=1.0)
     parser.add_argument("--repeat", type=int, default=9)
+    parser.add_argument("--cache", type=Path, default=generate.CACHE)
+    parser.add_argument("--only", choices=("session-start",), help="only this section")
     options = parser.parse_args()
-    built = generate.cached(generate.Shape.years(options.years))
+    built = generate.cached(generate.Shape.years(options.years), cache=options.cache)
     work = Path(tempfile.mkdtemp(prefix="bench-agents-memory-"))
     try:
         root = generate.copy_of(built, work)
+        if options.only:
+            print(f"## Claude Code's SessionStart hook (load {os.getloadavg()[0]:.1f})\n\n"
+                  f"{table(session_start(root, options.repeat), ('hook', 'median', 'its CPU'))}")
+            return
         print(f"## Tool definitions\n\n{table(definitions(), ('tools', 'shape', 'n', 'bytes', 'tokens'))}\n")
         print(f"## The wake on {options.years:g} year(s)\n\n{table(wakes(root), ('cap', 'chars', 'kept', 'left out'))}\n")
         print(f"## MCP resources\n\n{table(pages(root), ('listing', 'answers', 'largest bytes', 'largest time'))}\n")
-        print(f"## Claude Code's Stop hook\n\n{table(stop(root, options.repeat), ('run', 'median'))}")
+        print(f"## Claude Code's Stop hook\n\n{table(stop(root, options.repeat), ('run', 'median'))}\n")
+        print(f"## Claude Code's SessionStart hook (load {os.getloadavg()[0]:.1f})\n\n"
+              f"{table(session_start(root, options.repeat), ('hook', 'median', 'its CPU'))}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

@@ -9,7 +9,9 @@
 each round so machine noise falls on both alike: ``souveraine recall WORDS`` in a fresh
 process (beside ``python -c pass``), ``recall()`` in-process as the MCP server calls it, and
 ``souveraine index`` after one turn committed without hooks; medians and the 10 y / 1 y ratio.
-``--served`` times ``souveraine recall WORDS`` answered by a warm recall server (``served``).
+``--served`` times ``souveraine recall WORDS`` answered by a warm recall server (``served``),
+beside the same command in its own process, with each side's CPU, and a query after a pause
+(the index's last scan of the work tree five minutes old).
 
 For each size: a full rebuild (MB/s) beside `grep -r` over the same files in the same run,
 the incremental update after one new turn (what a recall or the post-commit hook pays after
@@ -162,10 +164,19 @@ def served(roots: dict[str, Path], repeat: int, encoder: str = "auto") -> dict:
     the server out of the way (SOUVERAINE_NO_SERVER) and `python -c pass` (the floor), memories
     taken in turn each round. A memory named "…, vectors" is served with sentence vectors (its
     souveraine.toml says semantic = true), the others with `semantic = false`. Medians in ms;
-    ``cli_cpu`` is the client process's own CPU, ``server_cpu`` the server's, per query."""
+    ``cli_cpu`` is the client process's own CPU and ``in_process_cpu`` the command's in its own
+    process (medians), ``server_cpu`` the server's per query (a mean: its clock ticks are 10 ms).
+    ``after_pause`` and ``after_pause_in_process``: a query once the index's last scan is as old
+    as a pause of five minutes makes it — the server has scanned ahead (waited for here), the
+    command in its own process scans then; ``after_pause_unscanned``: the same query served by
+    a server that has not scanned ahead, as every server did before it could."""
+    import compileall
+
     from bench.common import SOUVERAINE
     from souveraine.recall import server as recall_server
     from souveraine.recall import warm
+
+    compileall.compile_dir(str(Path(__file__).resolve().parent.parent / "souveraine"), quiet=1)   # no start compiles
 
     base = {k: v for k, v in os.environ.items() if k not in ("SOUVERAINE_NOW", warm.OFF)}
     processes = {}
@@ -192,17 +203,42 @@ def served(roots: dict[str, Path], repeat: int, encoder: str = "auto") -> dict:
                     into.setdefault("served", []).append(wall)
                     into.setdefault("cli_cpu", []).append(cpu)
                     into.setdefault("server_cpu", []).append(_cpu(pid) - before)
-                    into.setdefault("in_process", []).append(_timed([*SOUVERAINE, "recall", text],
-                                                                    {**env, warm.OFF: "1"}))
+                    wall, cpu = _timed_cpu([*SOUVERAINE, "recall", text], {**env, warm.OFF: "1"})
+                    into.setdefault("in_process", []).append(wall)
+                    into.setdefault("in_process_cpu", []).append(cpu)
                     into.setdefault("floor", []).append(_timed([sys.executable, "-c", "pass"], env))
+                text = QUERIES[n % len(QUERIES)]
+                _age_scan(root, 10)                 # due in 10 s: within the server's lead
+                scans, deadline = warm.talk(root, {"op": "ping"}, 5)["scans"], time.monotonic() + 60
+                while warm.talk(root, {"op": "ping"}, 5)["scans"] == scans:     # a request wakes it to look
+                    assert time.monotonic() < deadline, f"{name}: the server did not scan ahead"
+                    time.sleep(0.05)
+                into.setdefault("after_pause", []).append(_timed([*SOUVERAINE, "recall", text], env))
+                _age_scan(root, -1)                 # due now: the query scans, in the server as it did before
+                into.setdefault("after_pause_unscanned", []).append(_timed([*SOUVERAINE, "recall", text], env))
+                _age_scan(root, -1)                 # due: the command scans
+                into.setdefault("after_pause_in_process", []).append(_timed([*SOUVERAINE, "recall", text],
+                                                                            {**env, warm.OFF: "1"}))
                 loads.append(os.getloadavg()[0])
     finally:
         for root in roots.values():
             recall_server.stop(root)
         for process in processes.values():
             process.wait(timeout=30)
-    out = {name: {key: _ms(statistics.median(values)) for key, values in into.items()} for name, into in times.items()}
+    out = {name: {key: _ms((statistics.mean if key == "server_cpu" else statistics.median)(values))
+                  for key, values in into.items()} for name, into in times.items()}
     return {**out, "load": round(statistics.median(loads), 1)}
+
+
+def _age_scan(root: Path, seconds_left: float) -> None:
+    """The index's last scan made as old as a pause makes it: due in ``seconds_left``."""
+    import sqlite3
+
+    conn = sqlite3.connect(index.location(Memory(root)))
+    with conn:
+        conn.execute("UPDATE meta SET value = ? WHERE key = 'scanned'",
+                     (json.dumps(time.time() - index.SCAN_SECONDS + seconds_left),))
+    conn.close()
 
 
 def random_vectors(root: Path) -> int:

@@ -193,6 +193,24 @@ def _lend(file: Path) -> sqlite3.Connection:
     return conn
 
 
+def scan_due(memory: Memory) -> float | None:
+    """Seconds until a search's look at the work tree becomes a scan (0 or less: the next one
+    scans); None when there is no index of this schema to look from (the next one builds it)."""
+    file = location(memory)
+    if not file.exists():
+        return None
+    conn = _open(file)
+    try:
+        meta = _meta(conn)
+        if meta.get("schema") != SCHEMA:
+            return None
+        return float(meta.get("scanned") or 0) + SCAN_SECONDS - time.time()
+    except (sqlite3.DatabaseError, ValueError, TypeError):
+        return None
+    finally:
+        conn.close()
+
+
 def refresh(memory: Memory, options: Options | None = None, scan: bool = False) -> Update:
     """Bring the index up to date, incrementally when it can, by rebuilding when it cannot."""
     conn, update = fresh(memory, options, scan)
