@@ -1,4 +1,5 @@
 import json
+import os
 import sys
 
 import anyio
@@ -301,8 +302,9 @@ def test_only_notes_inside_the_memory_are_read(memory, path):
 
 
 def test_the_server_over_stdio(memory):
-    params = StdioServerParameters(command=sys.executable,
-                                   args=[str(ROOT / "bin" / "souveraine"), "--memory", str(memory.root), "mcp"])
+    params = StdioServerParameters(command=sys.executable,   # the test's environment: SOUVERAINE_NO_SERVER too
+                                   args=[str(ROOT / "bin" / "souveraine"), "--memory", str(memory.root), "mcp"],
+                                   env=dict(os.environ))
 
     async def scenario(client):
         names = [tool.name for tool in (await client.list_tools()).tools]
