@@ -14,6 +14,8 @@ def test_a_persist_imports_neither_click_nor_a_heavy_library(memory):
     assert "souveraine.tempos.persist" in found and "souveraine.laws.precommit" in found   # judged in-process
     assert not top(found) & {*HEAVY, "click"}
     assert not {"hashlib", "_hashlib"} & found      # OpenSSL's load, for a few short hashes (store.hashing)
+    again = imported("--memory", str(memory.root), "persist", "--user", "And item 5?", "--assistant", "Item 5 is done.")
+    assert "typing" not in again     # annotations from collections.abc (10 M instructions); tomllib's, once cached, not read
     assert not {m for m in found if m.startswith("souveraine.cli.")} - {"souveraine.cli", "souveraine.cli.lean",
                                                                          "souveraine.cli.lean_persist",
                                                                          "souveraine.cli.now"}

@@ -15,9 +15,9 @@ relative dates made absolute, hedges trimmed, within SENTENCE_LIMIT characters.
 import posixpath
 import re
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, timedelta
-from typing import Callable
 
 from souveraine.care import links
 from souveraine.care.survey import INDEX_NAMES

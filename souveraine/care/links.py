@@ -12,10 +12,10 @@ headings (setext too, never a ``#`` line in code) and block ids (never in code) 
 import os
 import posixpath
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
-from typing import Callable, Iterable
 from urllib.parse import quote
 
 OK, MISSING, AMBIGUOUS, NO_ANCHOR = "ok", "missing", "ambiguous", "no_anchor"

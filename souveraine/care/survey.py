@@ -5,9 +5,9 @@ properties are read for reading only (``notes.parse_quick``); what is changed is
 """
 
 import posixpath
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Callable
 
 from souveraine.care.links import Vault
 from souveraine.errors import NoteError

@@ -14,10 +14,10 @@ whose role is ``reflection``. docs/FORMATS.md is the reference for this format.
 
 import os
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
-from typing import Iterator
 
 from souveraine.language import patterns
 from souveraine.store import hashing

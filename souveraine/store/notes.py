@@ -10,7 +10,6 @@ import io
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from souveraine.errors import NoteError
 from souveraine.language import patterns
@@ -21,17 +20,17 @@ _FENCE = patterns.compile(r"\A---[ \t]*\r?\n")
 
 @dataclass
 class Note:
-    meta: Any = field(default_factory=dict)   # a ruamel CommentedMap once read
+    meta: object = field(default_factory=dict)   # a ruamel CommentedMap once read
     body: str = ""
     path: Path | None = None
 
-    def get(self, key: str, default: Any = None) -> Any:
+    def get(self, key: str, default: object = None) -> object:
         return self.meta.get(key, default) if self.meta else default
 
-    def __getitem__(self, key: str) -> Any:
+    def __getitem__(self, key: str) -> object:
         return self.meta[key]
 
-    def __setitem__(self, key: str, value: Any) -> None:
+    def __setitem__(self, key: str, value: object) -> None:
         if not self.meta:
             self.meta = _yaml().map()
         self.meta[key] = value
@@ -132,12 +131,12 @@ class Plain(str):
     """A plain scalar as written, which YAML may read as a number, a date, a boolean or null."""
 
 
-def flat(yaml_text: str) -> dict[str, Any] | None:
+def flat(yaml_text: str) -> dict[str, object] | None:
     """The properties of a frontmatter's YAML when it is flat: quoted values unquoted, plain
     ones as ``Plain``, lists of them, None for a key with no value; None when not flat."""
     if _UNREADABLE.search(yaml_text):
         return None
-    found: dict[str, Any] = {}
+    found: dict[str, object] = {}
     bare: list[str] = []                  # keys with no value: a list, if items follow
     items, indent = None, None
     for line in yaml_text.split("\n"):
@@ -167,7 +166,7 @@ def flat(yaml_text: str) -> dict[str, Any] | None:
     return found
 
 
-def _flat_scalar(raw: str) -> Any:
+def _flat_scalar(raw: str) -> object:
     if raw[0] in "'\"":
         if not _QUOTED.fullmatch(raw):
             return None
@@ -179,7 +178,7 @@ def _flat_scalar(raw: str) -> Any:
     return Plain(raw)
 
 
-def _typed(meta: dict[str, Any] | None) -> dict[str, Any] | None:
+def _typed(meta: dict[str, object] | None) -> dict[str, object] | None:
     """Flat properties with their plain values read as libyaml reads them (``_quick_loader``);
     None when a key is not plain text."""
     if meta is None or any(_resolves(k) for k in meta):
@@ -187,7 +186,7 @@ def _typed(meta: dict[str, Any] | None) -> dict[str, Any] | None:
     return {k: _value(v) for k, v in meta.items()}
 
 
-def _value(value: Any) -> Any:
+def _value(value: object) -> object:
     if isinstance(value, list):
         return [_value(v) for v in value]
     if isinstance(value, Plain):
@@ -264,12 +263,12 @@ def read(path: Path) -> Note:
 _SIMPLE = patterns.compile(r"^([A-Za-z0-9_-]+):[ \t]+([^\s\[{|>&*!#'\"][^#]*?|'[^']*'|\"[^\"]*\")[ \t]*$")
 
 
-def peek(path: Path, *keys: str) -> dict[str, Any]:
+def peek(path: Path, *keys: str) -> dict[str, object]:
     """Simple scalar properties of a note, without loading a YAML parser (for hot paths).
 
     Falls back to a full parse when a wanted key holds anything but a plain scalar.
     """
-    found: dict[str, Any] = {}
+    found: dict[str, object] = {}
     with open(path, encoding="utf-8") as handle:
         if handle.readline().rstrip() != "---":
             return found
@@ -287,7 +286,7 @@ def peek(path: Path, *keys: str) -> dict[str, Any]:
     return found
 
 
-def properties(text: str) -> dict[str, Any] | None:
+def properties(text: str) -> dict[str, object] | None:
     """Every property of a note whose frontmatter is flat — plain or quoted scalars, and lists
     of them — without loading a YAML parser (for hot paths); None when it needs the parser.
 
@@ -296,7 +295,7 @@ def properties(text: str) -> dict[str, Any] | None:
     text = text.replace("\r\n", "\n").lstrip("\ufeff")
     if not text.startswith("---\n"):
         return {}
-    found: dict[str, Any] = {}
+    found: dict[str, object] = {}
     items: list | None = None
     for line in text[4:].split("\n"):
         if line.rstrip() == "---":
@@ -352,7 +351,7 @@ def write(path: Path, note: Note) -> None:
     atomic_write(Path(path), dumps(note))
 
 
-def new(meta: dict[str, Any], body: str = "") -> Note:
+def new(meta: dict[str, object], body: str = "") -> Note:
     """A note with properties in the given order."""
     mapping = _new_map()
     for key, value in meta.items():

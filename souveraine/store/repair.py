@@ -25,9 +25,9 @@ import os
 import re
 import shutil
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from souveraine.language import patterns
 from souveraine.store import git, intent
