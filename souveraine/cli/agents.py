@@ -33,7 +33,11 @@ def mcp_cmd(memory):
             raise SouveraineError("the MCP server needs the mcp package; install it with "
                                   "pip install 'souveraine[mcp]'", code="missing_dependency") from None
         raise
-    server.build(memory.root).run()
+    from souveraine.recall import ahead
+
+    built = server.build(memory.root)
+    ahead.Scanner(memory.root).start()      # the work tree scanned before a recall would have to
+    built.run()
 
 
 @click.command(name="tools")

@@ -16,10 +16,10 @@ line runs the query itself to say it in its usual words.
 
 While no query comes, the server computes the vectors of documents that have none yet
 (``semantic.fill``, a small batch at a time, yielding to queries), so a query never pays for
-a busy day's turns; and it scans the work tree before a query would have to (``_tend``): the
-index's quick look becomes a ``git status`` over every file once its last scan is
-``index.SCAN_SECONDS`` old (150 to 220 ms at ten years), which an agent asking once per
-prompt, minutes apart, would otherwise pay at nearly every query. It exits once it has been
+a busy day's turns; and it scans the work tree before a query would have to (recall/ahead.py):
+the index's quick look becomes a ``git status`` over every file once its last scan is five
+minutes old (150 to 220 ms at ten years), which an agent asking once per prompt, minutes
+apart, would otherwise pay at nearly every query. It exits once it has been
 idle ``[recall] server_idle_minutes`` (and has no vectors left to compute), on SIGTERM or
 SIGINT, or when asked by a command of other code (an upgrade), removing its socket and its
 record.
@@ -42,7 +42,6 @@ LINE = 1 << 20          # a request is one line of at most this many bytes
 OPTIONS = ("since", "until", "tier", "within", "person", "limit", "private", "recency", "now", "context", "every",
            "semantic")     # what a request may pass on to search.recall: the command's options
 FILL_BATCH = 16         # documents encoded between two looks for a waiting query (~0.3 s)
-SCAN_LEAD = 30          # seconds before a query would scan the work tree that the server scans it
 
 
 class Server:
@@ -64,9 +63,7 @@ class Server:
         self.lock = threading.Lock()
         self.stopping = threading.Event()
         self.changed = threading.Event()    # a query came: the index may hold new documents
-        self.asked = threading.Event()      # a request came: the scan may be due sooner than thought
-        self.scanning = False
-        self.scans = 0
+        self.scanner = None                 # the work tree scanned ahead (recall/ahead.py)
         self.matcher = None
         self.file = None
         self.listener: socket.socket | None = None
@@ -130,12 +127,12 @@ class Server:
         """The index kept open; the model loaded and the missing vectors filled, in the background,
         unless the memory turned sentence vectors off (or no encoder is installed)."""
         from souveraine.laws import inprocess
-        from souveraine.recall import index, semantic
+        from souveraine.recall import ahead, index, semantic
         from souveraine.store.memory import Memory
 
         inprocess.enable()
         index.keep_open()
-        threading.Thread(target=self._tend, name="scan", daemon=True).start()
+        self.scanner = ahead.Scanner(self.root, self._calm, self.stopping).start()
         memory = Memory(self.root)
         if semantic.mode(memory) is False or not semantic.available(memory):
             return
@@ -157,8 +154,8 @@ class Server:
 
     def _idle(self) -> bool:
         with self.lock:
-            return (not self.active and not self.filling and not self.scanning
-                    and time.monotonic() - self.last > self.idle)
+            scanning = self.scanner is not None and self.scanner.scanning
+            return not self.active and not self.filling and not scanning and time.monotonic() - self.last > self.idle
 
     def _close(self) -> None:
         if self.listener is not None:
@@ -191,7 +188,8 @@ class Server:
                     self.served += 1
                     self.last = time.monotonic()
             self.changed.set()
-            self.asked.set()
+            if self.scanner is not None:
+                self.scanner.nudge()
 
     def answer(self, request: dict) -> dict:
         op = request.get("op")
@@ -234,7 +232,8 @@ class Server:
                 "vectors": ("off" if self.matcher is None else "ready" if semantic.loaded(self.matcher.which)
                             else "loading"),
                 "encoder": self.matcher.which.name if self.matcher is not None else None,
-                "filling": self.filling, "filled": self.filled, "scans": self.scans}
+                "filling": self.filling, "filled": self.filled,
+                "scans": self.scanner.scans if self.scanner is not None else 0}
 
     # -- vectors ahead ---------------------------------------------------------------------
 
@@ -280,35 +279,12 @@ class Server:
             self.changed.wait(60)
             self.changed.clear()
 
-    # -- the work tree scanned ahead -------------------------------------------------------
-
-    def _tend(self) -> None:
-        """Scan the work tree ``SCAN_LEAD`` seconds before a query would, once no query is being answered."""
-        from souveraine.recall import index
-        from souveraine.store.memory import Memory
-
-        while not self.stopping.is_set():
-            wait = index.SCAN_SECONDS
-            try:
-                due = index.scan_due(Memory(self.root))     # None: no index yet, a query builds it
-                if due is not None and due <= SCAN_LEAD:
-                    self._yield()
-                    with self.lock:
-                        self.scanning = True
-                    index.refresh(Memory(self.root), scan=True)
-                    self.scans += 1
-                    due = index.SCAN_SECONDS
-                if due is not None:
-                    wait = due - SCAN_LEAD
-            except _Stopping:
-                return
-            except Exception:
-                traceback.print_exc(file=sys.stderr)
-            finally:
-                with self.lock:
-                    self.scanning = False
-            self.asked.wait(wait)           # or sooner: a request came, and another process may have rebuilt the index
-            self.asked.clear()
+    def _calm(self) -> None:
+        """Return once no query is being answered nor was a moment ago (or the server stops)."""
+        try:
+            self._yield()
+        except _Stopping:
+            pass
 
     def _yield(self) -> None:
         """Before each batch: wait while a query is answered or one was a moment ago."""

@@ -327,6 +327,24 @@ def test_the_server_over_stdio(memory):
     assert text == memory.read_text("system/persona/identity.md")
 
 
+def test_over_stdio_the_work_tree_is_scanned_before_a_recall_would(memory):
+    from souveraine.recall import index
+    from tests.recall.conftest import age_scan, edit_out_of_sight
+
+    path = edit_out_of_sight(memory)
+    age_scan(memory.root, 10)               # a recall would scan in 10 s; the server's lead is longer
+    params = StdioServerParameters(command=sys.executable,
+                                   args=[str(ROOT / "bin" / "souveraine"), "--memory", str(memory.root), "mcp"])
+
+    async def scenario(client):
+        with anyio.fail_after(20):
+            while index.scan_due(memory) < index.SCAN_SECONDS - 60:
+                await anyio.sleep(0.05)     # scanned by the server, before any call
+        return data(await client.call_tool("recall", {"query": "zeppelin"}))
+
+    assert [hit["path"] for hit in run(scenario, params)["hits"]] == [path]
+
+
 def test_without_the_sdk_mcp_says_how_to_install_it(invoke, monkeypatch):
     for name in [n for n in sys.modules if n == "mcp" or n.startswith("mcp.")]:
         monkeypatch.setitem(sys.modules, name, None)

@@ -64,3 +64,36 @@ def memory_note(tier="episodic", created="2026-11-01T10:00:00+00:00", visibility
     """The properties of a memories/ file, as docs/FORMATS.md gives them."""
     return {"id": "0f3c9a1b-0000-4000-8000-000000000000", "tier": tier, "created": created, "identity_id": "",
             "visibility": visibility, "description": "", "tags": ["memory", tier], **extra}
+
+
+def age_scan(root, seconds_left: float) -> float:
+    """Make the index's last scan as old as one ``seconds_left`` from due, as minutes of time would."""
+    import json
+    import sqlite3
+    import time
+
+    from souveraine.recall import index
+
+    aged = time.time() - index.SCAN_SECONDS + seconds_left
+    conn = sqlite3.connect(root / ".souveraine" / index.FILE)
+    with conn:
+        conn.execute("UPDATE meta SET value = ? WHERE key = 'scanned'", (json.dumps(aged),))
+    conn.close()
+    return aged
+
+
+def edit_out_of_sight(memory) -> str:
+    """An old journal day edited in place, uncommitted, where only a scan of the work tree sees it
+    (not the quick look): "zeppelin" is in the file, not yet in the index. Returns its path."""
+    from souveraine.recall import index
+    from souveraine.recall.search import recall
+
+    journal_turns(memory, [(f"2026-01-0{day}T09:00:00", "user", f"a quiet morning of lamination, day {day}", "q")
+                           for day in range(1, 6)])
+    for _ in range(2):      # read, then looked at once more: from now on only a scan looks at the old days
+        index.refresh(memory, scan=True)
+    path = "journal/2026/01/2026-01-01.md"
+    day = memory.root / path
+    day.write_text(day.read_text().replace("lamination, day 1", "lamination with the zeppelin flour"))
+    assert recall(memory, "zeppelin").hits == [], "an in-place edit of an old day waits for the scan"
+    return path

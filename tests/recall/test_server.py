@@ -15,7 +15,7 @@ import time
 import pytest
 
 from souveraine.recall import semantic, server, warm
-from tests.recall.conftest import APPRENTICES, journal_turns
+from tests.recall.conftest import APPRENTICES, age_scan, edit_out_of_sight, journal_turns
 from tests.support import ROOT, copy_memory, isolated_session
 
 needs_model = pytest.mark.skipif(not semantic.available(),
@@ -263,33 +263,12 @@ def test_index_vectors_computes_what_is_missing_once(quiet_memory, invoke):
     assert again["computed"] == 1 and again["held"] == first["held"] + 1
 
 
-def _age_scan(root, seconds_left: float) -> float:
-    """Make the index's last scan as old as one ``seconds_left`` from due, as minutes of time would."""
-    import sqlite3
-
-    from souveraine.recall import index
-
-    aged = time.time() - index.SCAN_SECONDS + seconds_left
-    conn = sqlite3.connect(root / ".souveraine" / index.FILE)
-    with conn:
-        conn.execute("UPDATE meta SET value = ? WHERE key = 'scanned'", (json.dumps(aged),))
-    conn.close()
-    return aged
-
-
 def test_the_server_scans_the_work_tree_before_a_query_would(quiet_memory):
     root = quiet_memory.root
-    _write(quiet_memory, [(f"2026-01-0{day}T09:00:00", "user", f"a quiet morning of lamination, day {day}", "q")
-                          for day in range(1, 6)])
-    for _ in range(2):      # read, then looked at once more: from now on only a scan looks at the old days
-        assert cli(root, "index", "--scan", served=False).returncode == 0
-    old_day = root / "journal" / "2026" / "01" / "2026-01-01.md"
-    old_day.write_text(old_day.read_text().replace("lamination, day 1", "lamination with the zeppelin flour"))
-    unseen = cli(root, "recall", "zeppelin", "--json", served=False)
-    assert json.loads(unseen.stdout) == [], "an in-place edit of an old day waits for the scan"
+    path = edit_out_of_sight(quiet_memory)
     assert cli(root, "serve", "--background", "--idle", "5").returncode == 0
     try:
-        aged = _age_scan(root, 10)          # a query would scan in 10 s; the server's lead is longer
+        age_scan(root, 10)                  # a query would scan in 10 s; the server's lead is longer
         assert _ping(root)["scans"] == 0
         deadline = time.monotonic() + 20
         while _ping(root)["scans"] == 0:    # a request wakes it to look again
@@ -297,12 +276,11 @@ def test_the_server_scans_the_work_tree_before_a_query_would(quiet_memory):
             time.sleep(0.05)
         from souveraine.recall import index
 
-        assert index.scan_due(quiet_memory) > index.SCAN_SECONDS - 60 > aged + index.SCAN_SECONDS - time.time()
+        assert index.scan_due(quiet_memory) > index.SCAN_SECONDS - 60, "scanned just now, not by a query"
         before = _served(root)
         through = cli(root, "recall", "zeppelin", "--json")
         assert _served(root) == before + 1
-        found = json.loads(through.stdout)
-        assert [hit["path"] for hit in found] == ["journal/2026/01/2026-01-01.md"]
+        assert [hit["path"] for hit in json.loads(through.stdout)] == [path]
         assert through.stdout == cli(root, "recall", "zeppelin", "--json", served=False).stdout
     finally:
         server.stop(root)
