@@ -333,8 +333,9 @@ def test_over_stdio_the_work_tree_is_scanned_before_a_recall_would(memory):
 
     path = edit_out_of_sight(memory)
     age_scan(memory.root, 10)               # a recall would scan in 10 s; the server's lead is longer
-    params = StdioServerParameters(command=sys.executable,
-                                   args=[str(ROOT / "bin" / "souveraine"), "--memory", str(memory.root), "mcp"])
+    params = StdioServerParameters(command=sys.executable,   # the test's environment: SOUVERAINE_NO_SERVER too
+                                   args=[str(ROOT / "bin" / "souveraine"), "--memory", str(memory.root), "mcp"],
+                                   env=dict(os.environ))
 
     async def scenario(client):
         with anyio.fail_after(20):
