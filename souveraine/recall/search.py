@@ -179,13 +179,13 @@ class Search(Record):
 
             meaning, depth = self.meaning, self.ranking.semantic_depth
             # blend raises only the ``depth`` most alike: they are all it needs (with a person, the pool's)
-            alike = meaning.of(list(pool)) if self.person else meaning.best(depth)
+            alike = meaning.of(list(pool)) if self.person else meaning.best(depth, also=list(pool))
             semantic.blend(pool, alike, self.ranking.semantic_weight, depth)
             if self.ranking.semantic_more:          # "more like these": what is like the best hits
                 more = semantic.more_like(meaning, sorted(pool, key=lambda i: -pool[i])[:semantic.MORE_LIKE])
                 if more is not None:
-                    semantic.blend(pool, meaning.of(list(pool), more) if self.person else meaning.best(depth, more),
-                                   self.ranking.semantic_more, depth)
+                    semantic.blend(pool, meaning.of(list(pool), more) if self.person
+                                   else meaning.best(depth, more, also=list(pool)), self.ranking.semantic_more, depth)
         if not pool and len(kept) < len(self.terms):            # the rare words found nothing: try them all
             kept = self.terms
             match = query.both(query.expression(kept), self.person)

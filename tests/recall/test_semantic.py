@@ -270,3 +270,26 @@ def test_a_turn_is_read_with_the_turn_it_answers(memory, say):
     assert texts[other] == "The boiler needs a new valve."                        # another conversation's
     assert sorted(again.values()) == sorted(semantic._texts(conn := index.fresh(memory)[0], None).values())
     conn.close()
+
+
+def test_meaning_alone_looks_among_the_newest_and_words_bring_the_older():
+    """Past ``recent`` documents, one is found by meaning alone only among the newest; an older
+    one is still compared with the query when its words found it (``also``), and what both
+    give equals the exact best over the newest and those."""
+    import numpy as np
+
+    rng = np.random.default_rng(11)
+    matrix, query = _unit(rng, 500), _unit(rng, 1)[0]
+    ids = list(range(1000, 1500))
+    rows = {i: n for n, i in enumerate(ids)}
+    meaning = semantic.Meaning(query, ids, matrix, rows, recent=100)
+    exact = dict(zip(ids, semantic.cosines(matrix, query).tolist()))
+    newest = {i: c for i, c in exact.items() if i >= 1400}
+    assert meaning.best(10) == pytest.approx(dict(sorted(newest.items(), key=lambda kv: -kv[1])[:10]))
+    oldest_best = max((i for i in ids if i < 1400), key=exact.get)
+    assert oldest_best not in meaning.best(10)                      # older: not by meaning alone…
+    found = meaning.best(10, also=[oldest_best, 1450])
+    among = {**newest, oldest_best: exact[oldest_best]}
+    assert found == pytest.approx(dict(sorted(among.items(), key=lambda kv: -kv[1])[:10]))
+    assert semantic.Meaning(query, ids, matrix, rows).best(10) == pytest.approx(
+        dict(sorted(exact.items(), key=lambda kv: -kv[1])[:10]))   # under 20,000: every document
