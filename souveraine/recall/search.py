@@ -364,8 +364,8 @@ class Search(Record):
         ordered = sorted(scores, key=lambda i: -scores[i])[:self.limit * diversity.POOL]
         words = _words(conn, terms, ordered)
         vector = self.meaning.vector if self.meaning else (lambda doc_id: None)
-        candidates = [diversity.Candidate(i, s, _group(meta[i]), words.get(i, frozenset()), vector(i))
-                      for i, s in scores.items()]
+        candidates = [diversity.Candidate(i, scores[i], _group(meta[i]), words.get(i, frozenset()), vector(i))
+                      for i in ordered]         # all that select looks at: its pool is these, in this order
         return [(c.id, c.score) for c in diversity.select(candidates, self.limit, self.ranking.diversity,
                                                           self.ranking.diversity_words,
                                                           self.ranking.semantic_diversity)]
