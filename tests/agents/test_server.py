@@ -343,7 +343,8 @@ def test_over_stdio_the_work_tree_is_scanned_before_a_recall_would(memory):
                 await anyio.sleep(0.05)     # scanned by the server, before any call
         return data(await client.call_tool("recall", {"query": "zeppelin"}))
 
-    assert [hit["path"] for hit in run(scenario, params)["hits"]] == [path]
+    hits = [hit["path"] for hit in run(scenario, params)["hits"]]
+    assert hits[:1] == [path], "the edit is found by its word (days alike in meaning may follow it)"
 
 
 def test_without_the_sdk_mcp_says_how_to_install_it(invoke, monkeypatch):
