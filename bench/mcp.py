@@ -3,6 +3,10 @@ per memory, many `tools/call recall` requests over its stdio JSON-RPC, each besi
 (the protocol's own round trip through the same server: what a call cannot cost less than).
 
     python bench/mcp.py [--years 1,10] [--repeat 10]
+    python bench/mcp.py --memory PATH [--memory PATH …] [--repeat 10]
+
+``--memory`` asks memories as they are (each its own config: sentence vectors or not), e.g. a
+generated ten-year memory whose vectors were filled once (`souveraine index --vectors`).
 
 `bench/run` reports the same figure ("recall through the MCP server") beside its other paths.
 """
@@ -119,11 +123,13 @@ def main() -> None:
     parser.add_argument("--years", default="1,10")
     parser.add_argument("--repeat", type=int, default=10)
     parser.add_argument("--cache", type=Path, default=generate.CACHE)
+    parser.add_argument("--memory", type=Path, action="append", default=[],
+                        help="a memory to ask as it is, instead of generated ones (repeatable)")
     options = parser.parse_args()
-    labels = [f"{y} y" for y in options.years.split(",")]
+    labels = [str(p) for p in options.memory] or [f"{y} y" for y in options.years.split(",")]
     with tempfile.TemporaryDirectory(prefix="souveraine-bench-") as tmp:
-        roots = []
-        for label in labels:
+        roots = list(options.memory)
+        for label in labels if not roots else ():
             built = generate.cached(generate.Shape.years(float(label.split()[0])), cache=options.cache)
             work = Path(tmp) / label.replace(" ", "")
             work.mkdir()
