@@ -32,23 +32,47 @@ def select(candidates: list[Candidate], limit: int, penalty: float = PENALTY,
     if not pool or penalty <= 0:
         return pool[:limit]
     top = pool[0].score or 1.0
-    chosen: list[Candidate] = []
-    alike: list[float | None] = [None] * len(pool)     # each one's likeness to its nearest pick so far
-    while pool and len(chosen) < limit:
-        at = max(range(len(pool)), key=lambda i: pool[i].score / top - penalty * (alike[i] or 0.0))
-        best = pool.pop(at)
-        alike.pop(at)
-        chosen.append(best)
-        alike = [likeness(c, best, words, vectors) if a is None else max(a, likeness(c, best, words, vectors))
-                 for a, c in zip(alike, pool)]
-    return chosen
+    meaning = _cosines(pool) if vectors else None
+    left = list(range(len(pool)))
+    alike = [0.0] * len(pool)           # each one's likeness to its nearest pick so far
+    chosen: list[int] = []
+    while left and len(chosen) < limit:
+        at = max(left, key=lambda i: pool[i].score / top - penalty * alike[i])
+        left.remove(at)
+        chosen.append(at)
+        for i in left:
+            cosine = meaning[i][at] if meaning else None
+            alike[i] = max(alike[i], _likeness(pool[i], pool[at], words, vectors, cosine))
+    return [pool[i] for i in chosen]
 
 
 def likeness(a: Candidate, b: Candidate, words: float = WORDS, vectors: float = 0.0) -> float:
+    cosine = float(a.vector @ b.vector) if a.vector is not None and b.vector is not None else None
+    return _likeness(a, b, words, vectors, cosine)
+
+
+def _likeness(a: Candidate, b: Candidate, words: float, vectors: float, cosine: float | None) -> float:
     same = 1.0 if a.group and a.group == b.group else 0.0
     union = a.words | b.words
     shared = len(a.words & b.words) / len(union) if union else 0.0
     out = (1.0 - words) * same + words * shared
-    if vectors and a.vector is not None and b.vector is not None:
-        out = (1.0 - vectors) * out + vectors * max(0.0, float(a.vector @ b.vector))
+    if vectors and cosine is not None:
+        out = (1.0 - vectors) * out + vectors * max(0.0, cosine)
+    return out
+
+
+def _cosines(pool: list[Candidate]) -> list[list[float | None]] | None:
+    """Every pair's cosine, in one product (None where a candidate has no vector)."""
+    import numpy as np
+
+    held = [i for i, c in enumerate(pool) if c.vector is not None]
+    if not held:
+        return None
+    vectors = np.stack([pool[i].vector for i in held]).astype(np.float32)
+    products = np.einsum("ik,jk->ij", vectors, vectors).tolist()      # einsum: no BLAS threads (semantic.cosines)
+    out: list[list[float | None]] = [[None] * len(pool) for _ in pool]
+    for a, i in enumerate(held):
+        row = out[i]
+        for b, j in enumerate(held):
+            row[j] = products[a][b]
     return out
