@@ -12,8 +12,10 @@ are spread over conversations (diversity.py).
 """
 
 import math
+import re
 import sqlite3
 import sys
+import threading
 from datetime import date, datetime, timedelta
 
 from souveraine.errors import UsageError
@@ -186,6 +188,7 @@ class Search(Record):
                 if more is not None:
                     semantic.blend(pool, meaning.of(list(pool), more) if self.person
                                    else meaning.best(depth, more, also=list(pool)), self.ranking.semantic_more, depth)
+        pool = _best(pool, max(MIN_POOL, POOL * self.limit))
         if not pool and len(kept) < len(self.terms):            # the rare words found nothing: try them all
             kept = self.terms
             match = query.both(query.expression(kept), self.person)
@@ -424,6 +427,17 @@ def _middle(span: dates.Span) -> float:
     return datetime.combine(mid, datetime.min.time()).timestamp()
 
 
+def _best(pool: dict[int, float], size: int) -> dict[int, float]:
+    """The ``size`` most relevant of the pool: what words and meaning found beyond them is never
+    ranked high enough to matter (on the dev conversations and the planted facts, dropping them
+    changed no figure) and costs the ranking that follows as much as the rest."""
+    if len(pool) <= size:
+        return pool
+    import heapq
+
+    return dict(heapq.nlargest(size, pool.items(), key=lambda item: item[1]))
+
+
 def _meta(conn, ids) -> dict[int, dict]:
     ids = list(ids)
     if not ids:
@@ -576,15 +590,39 @@ def _snippets(conn, ids: list[int], match: str | None) -> dict[int, str]:
     out = {}
     if match:
         open_, close = MARKS
+        scratch = _scratch(conn, ids)
         # The body, else the title; never the context: that is another turn's words.
-        pieces = ", ".join(f"snippet(fts, {i}, '{open_}', '{close}', '…', {SNIPPET_TOKENS})" for i in (1, 0))
-        for doc_id, *candidates in conn.execute(
-                f"SELECT rowid, {pieces} FROM fts WHERE fts MATCH ? AND rowid IN ({marks})", [match, *ids]):
+        pieces = ", ".join(f"snippet(hits, {i}, '{open_}', '{close}', '…', {SNIPPET_TOKENS})" for i in (1, 0))
+        for doc_id, *candidates in scratch.execute(f"SELECT rowid, {pieces} FROM hits WHERE hits MATCH ?", [match]):
             out[doc_id] = next((c for c in candidates if open_ in c), None)
     for doc_id, body in conn.execute(f"SELECT id, substr(body, 1, 240) FROM docs WHERE id IN ({marks})", ids):
         if not out.get(doc_id):
             out[doc_id] = body if len(body) < 240 else body.rstrip() + "…"
     return {k: " ".join(v.split()) for k, v in out.items()}
+
+
+def _scratch(conn, ids: list[int]) -> sqlite3.Connection:
+    """The hits' texts alone in a small FTS5 table (the index's columns and tokenizer) of an
+    in-memory database of this thread, where their snippets are found: asked of the index, the
+    query would walk every match of its words to reach these few (1.7 ms at ten years; 0.4 ms
+    here). Not a temp table of ``conn``: what it writes would look like a change to the index."""
+    spec = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'fts'").fetchone()[0]
+    tokenizer = re.search(r"tokenize='((?:[^']|'')*)'", spec).group(1)
+    scratch = getattr(_scratches, "conn", None)
+    if scratch is None:
+        scratch = _scratches.conn = sqlite3.connect(":memory:", isolation_level=None)
+    if tokenizer not in getattr(_scratches, "made", ()):
+        scratch.execute("DROP TABLE IF EXISTS hits")
+        scratch.execute(f"CREATE VIRTUAL TABLE hits USING fts5({', '.join(index.COLUMNS)}, tokenize='{tokenizer}')")
+        _scratches.made = (tokenizer,)
+    rows = conn.execute(f"SELECT id, {', '.join(index.COLUMNS)} FROM texts WHERE id IN ({', '.join('?' * len(ids))})",
+                        ids).fetchall()
+    scratch.execute("DELETE FROM hits")
+    scratch.executemany(f"INSERT INTO hits(rowid, {', '.join(index.COLUMNS)}) VALUES (?, ?, ?, ?, ?)", rows)
+    return scratch
+
+
+_scratches = threading.local()
 
 
 def _filters(memory: Memory, span: dates.Span, tier: str | None, within: str | None,

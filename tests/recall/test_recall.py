@@ -289,3 +289,25 @@ def test_a_word_finds_its_irregular_forms(memory, say, invoke):
     hits = json.loads(invoke("recall", "What machines did Karim buy for the bakery?", "--limit", "3", "--json").output)
     assert hits[0]["block"] == bought
     assert "«bought»" in hits[0]["snippet"]
+
+
+def test_snippets_are_the_index_s_own_and_a_search_writes_nothing_to_it(memory, say):
+    from souveraine.recall import index, search
+
+    say(("2026-03-14T10:00:00", "user", "The lighthouse keeper of Sines wrote to me about the storm"),
+        ("2026-03-14T10:00:30", "assistant", "Did the storm reach the harbour too?"),
+        ("2026-03-15T09:00:00", "user", "Inês fixed the lighthouse lamp, then the harbour crane"))
+    conn, _ = index.fresh(memory)
+    try:
+        ids = [row[0] for row in conn.execute("SELECT id FROM docs WHERE kind = 'turn'")]
+        for words in ('"lighthouse"', '"storm" OR "harbour"', '"ines"', '"harbour" AND "crane"'):
+            asked = dict(conn.execute(      # FTS5 over the whole index, as snippets were once found
+                "SELECT rowid, snippet(fts, 1, '«', '»', '…', 24) FROM fts WHERE fts MATCH ?"
+                f" AND rowid IN ({', '.join('?' * len(ids))})", [words, *ids]))
+            before = conn.total_changes
+            found = search._snippets(conn, ids, words)
+            assert conn.total_changes == before, "the scratch table is not the index's connection's"
+            assert {i: found[i] for i in asked} == {i: " ".join(s.split()) for i, s in asked.items()}, words
+            assert asked, words
+    finally:
+        conn.close()
