@@ -123,6 +123,7 @@ SEMANTIC_TRIED = [
     replace(SEMANTIC, name="  diversity without vectors", ranking={"semantic_diversity": 0.0}),
     replace(SEMANTIC, name="  no more-like-these", ranking={"semantic_more": 0.0}),
     replace(SEMANTIC, name="  more-like-these 1.0", ranking={"semantic_more": 1.0}),
+    replace(MINILM, name="  MiniLM, no more-like-these", ranking={"semantic_more": 0.0}),
 ]
 VECTORS = Path(tempfile.gettempdir()) / "souveraine-recall-set-vectors.sqlite"  # a cache: keyed by text
 

@@ -37,7 +37,7 @@ SEMANTIC_WEIGHT = 1.0   # with sentence vectors: the document most like the quer
 SEMANTIC_DEPTH = 60     # … and the documents most like it join the pool (semantic.blend)
 SEMANTIC_DIVERSITY = 0.5    # with vectors, two hits are alike by this share as their cosine says
 KIND_WEIGHT = 0.5       # a hit naming a person for "who", a place for "where", scores this much more
-SEMANTIC_MORE = 0.5     # … and what is like the best hits gains this share of the best match (semantic.more_like)
+SEMANTIC_MORE = None    # … and what is like the best hits gains this share of the best match: None, the encoder's (semantic.more_like)
 
 
 class Ranking(Frozen):
@@ -74,7 +74,7 @@ class Ranking(Frozen):
                  period_floor: float = period_floor, speaker_weight: float = speaker_weight,
                  inflections: bool = inflections, semantic_weight: float = semantic_weight,
                  semantic_depth: int = semantic_depth, semantic_diversity: float = semantic_diversity,
-                 semantic_more: float = semantic_more, prompt_share: float = prompt_share, asking: float = asking,
+                 semantic_more: float | None = semantic_more, prompt_share: float = prompt_share, asking: float = asking,
                  kind_weight: float = kind_weight):
         self.__dict__.update(
             now=now, half_life_days=half_life_days, recency=recency, recency_weight=recency_weight,

@@ -183,11 +183,12 @@ class Search(Record):
             # blend raises only the ``depth`` most alike: they are all it needs (with a person, the pool's)
             alike = meaning.of(list(pool)) if self.person else meaning.best(depth, also=list(pool))
             semantic.blend(pool, alike, self.ranking.semantic_weight, depth)
-            if self.ranking.semantic_more:          # "more like these": what is like the best hits
+            share = meaning.more if self.ranking.semantic_more is None else self.ranking.semantic_more
+            if share:                               # "more like these": what is like the best hits
                 more = semantic.more_like(meaning, sorted(pool, key=lambda i: -pool[i])[:semantic.MORE_LIKE])
                 if more is not None:
                     semantic.blend(pool, meaning.of(list(pool), more) if self.person
-                                   else meaning.best(depth, more, also=list(pool)), self.ranking.semantic_more, depth)
+                                   else meaning.best(depth, more, also=list(pool)), share, depth)
         pool = _best(pool, max(MIN_POOL, POOL * self.limit))
         if not pool and len(kept) < len(self.terms):            # the rare words found nothing: try them all
             kept = self.terms

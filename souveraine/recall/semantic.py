@@ -136,10 +136,10 @@ class Meaning(Record):
     query costs about the same at ten years as at one (18 ms in a warm process at ten years,
     where a product over all 150,000 documents made it 33; 11–13 ms at one year)."""
 
-    __slots__ = _fields = ("query", "ids", "matrix", "rows", "start", "cosines")
+    __slots__ = _fields = ("query", "ids", "matrix", "rows", "start", "cosines", "more")
 
     def __init__(self, query=None, ids: list[int] | None = None, matrix=None, rows: dict[int, int] | None = None,
-                 recent: int | None = None):
+                 recent: int | None = None, more: float = 0.0):
         from souveraine.recall.rank import RECENT_DOCS
 
         self.query = query              # the query's unit vector
@@ -148,6 +148,7 @@ class Meaning(Record):
         self.rows = {} if rows is None else rows   # document id -> its row
         self.start = max(0, len(self.ids) - (RECENT_DOCS if recent is None else recent))   # the first row searched
         self.cosines = self._window(query) if query is not None and matrix is not None else None
+        self.more = more                # the share "more like these" gains with the encoder (encoders.Encoder)
 
     def _window(self, vector):
         return cosines(self.matrix[self.start:], vector)
@@ -221,7 +222,7 @@ class Matcher:
         if not ids:
             return Meaning()
         query = encode([text], which=self.which)[0]
-        return Meaning(query, ids, matrix, rows)
+        return Meaning(query, ids, matrix, rows, more=self.which.more_like)
 
     def vectors(self, conn, wait: bool = True) -> tuple | None:
         quick = (conn, *unchanged(conn))

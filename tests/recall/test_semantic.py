@@ -153,6 +153,26 @@ def _unit(rng, rows, dimensions=16):
     return matrix / np.linalg.norm(matrix, axis=-1, keepdims=True)
 
 
+def test_more_like_these_runs_where_the_encoder_or_the_ranking_asks(memory, say, which, monkeypatch):
+    from souveraine.recall.rank import Ranking
+
+    _apprentices(say)
+    matcher = semantic.Matcher(semantic.location(memory), which=which)
+    asked = []
+    real = semantic.more_like
+    monkeypatch.setattr(semantic, "more_like", lambda meaning, best: asked.append(len(best)) or real(meaning, best))
+
+    def times(**ranking) -> int:
+        asked.clear()
+        recall(memory, "Which apprentices has Karim trained?", semantic=matcher,
+               ranking=Ranking(1.8e9, **ranking) if ranking else None)
+        return len(asked)
+
+    assert times() == (1 if which.more_like else 0)     # the encoder's own share: MiniLM's 0.5, the static one's 0
+    assert times(semantic_more=0.5) == 1
+    assert times(semantic_more=0.0) == 0
+
+
 def test_the_best_few_blend_exactly_as_every_cosine_would():
     """A query blends the ``depth`` best cosines only: the same pool as blending all of them."""
     import numpy as np
