@@ -58,6 +58,20 @@ class MemoryServer(MCPServer):
                                       mime_type="text/markdown") for relpath in page]
         return ListResourcesResult(resources=resources, next_cursor=str(start + PAGE) if more else None)
 
+    async def run_stdio_async(self) -> None:
+        """Over pipes, the event loop reads and writes the wire itself (``wire.pipes``)."""
+        from mcp.server.stdio import stdio_server
+
+        from souveraine.agents import wire
+
+        if not hasattr(self, "_lowlevel_server"):      # another SDK than the one this was written for
+            return await super().run_stdio_async()
+        async with wire.pipes() as ends:
+            if ends is None:
+                return await super().run_stdio_async()
+            async with stdio_server(*ends) as (read, write):
+                await self._lowlevel_server.run(read, write, self._lowlevel_server.create_initialization_options())
+
     async def call_tool(self, name, arguments, context=None):
         """The SDK's errors in our one shape, ``code: message``, without its "Error executing tool" prefix."""
         try:
