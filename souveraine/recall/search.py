@@ -15,7 +15,6 @@ import math
 import re
 import sqlite3
 import sys
-import threading
 from datetime import date, datetime, timedelta
 
 from souveraine.errors import UsageError
@@ -593,39 +592,44 @@ def _snippets(conn, ids: list[int], match: str | None) -> dict[int, str]:
     out = {}
     if match:
         open_, close = MARKS
-        scratch = _scratch(conn, ids)
-        # The body, else the title; never the context: that is another turn's words.
-        pieces = ", ".join(f"snippet(hits, {i}, '{open_}', '{close}', '…', {SNIPPET_TOKENS})" for i in (1, 0))
-        for doc_id, *candidates in scratch.execute(f"SELECT rowid, {pieces} FROM hits WHERE hits MATCH ?", [match]):
-            out[doc_id] = next((c for c in candidates if open_ in c), None)
+        scratch, made = _scratch(conn, ids)
+        try:
+            # The body, else the title; never the context: that is another turn's words.
+            pieces = ", ".join(f"snippet(hits, {i}, '{open_}', '{close}', '…', {SNIPPET_TOKENS})" for i in (1, 0))
+            for doc_id, *candidates in scratch.execute(f"SELECT rowid, {pieces} FROM hits WHERE hits MATCH ?",
+                                                       [match]):
+                out[doc_id] = next((c for c in candidates if open_ in c), None)
+        finally:
+            _idle.append((scratch, made))
     for doc_id, body in conn.execute(f"SELECT id, substr(body, 1, 240) FROM docs WHERE id IN ({marks})", ids):
         if not out.get(doc_id):
             out[doc_id] = body if len(body) < 240 else body.rstrip() + "…"
     return {k: " ".join(v.split()) for k, v in out.items()}
 
 
-def _scratch(conn, ids: list[int]) -> sqlite3.Connection:
+def _scratch(conn, ids: list[int]) -> tuple[sqlite3.Connection, str]:
     """The hits' texts alone in a small FTS5 table (the index's columns and tokenizer) of an
-    in-memory database of this thread, where their snippets are found: asked of the index, the
-    query would walk every match of its words to reach these few (1.7 ms at ten years; 0.4 ms
-    here). Not a temp table of ``conn``: what it writes would look like a change to the index."""
+    in-memory database, where their snippets are found: asked of the index, the query would
+    walk every match of its words to reach these few (1.7 ms at ten years; 0.4 ms here). Not a
+    temp table of ``conn``: what it writes would look like a change to the index. Taken from
+    the idle ones (a search at a time each), given back with ``_done``."""
     spec = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'fts'").fetchone()[0]
     tokenizer = re.search(r"tokenize='((?:[^']|'')*)'", spec).group(1)
-    scratch = getattr(_scratches, "conn", None)
-    if scratch is None:
-        scratch = _scratches.conn = sqlite3.connect(":memory:", isolation_level=None)
-    if tokenizer not in getattr(_scratches, "made", ()):
+    try:
+        scratch, made = _idle.pop()
+    except IndexError:
+        scratch, made = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False), ""
+    if made != tokenizer:
         scratch.execute("DROP TABLE IF EXISTS hits")
         scratch.execute(f"CREATE VIRTUAL TABLE hits USING fts5({', '.join(index.COLUMNS)}, tokenize='{tokenizer}')")
-        _scratches.made = (tokenizer,)
     rows = conn.execute(f"SELECT id, {', '.join(index.COLUMNS)} FROM texts WHERE id IN ({', '.join('?' * len(ids))})",
                         ids).fetchall()
     scratch.execute("DELETE FROM hits")
     scratch.executemany(f"INSERT INTO hits(rowid, {', '.join(index.COLUMNS)}) VALUES (?, ?, ?, ?, ?)", rows)
-    return scratch
+    return scratch, tokenizer
 
 
-_scratches = threading.local()
+_idle: list[tuple[sqlite3.Connection, str]] = []     # scratch databases no search is using, and their tokenizer
 
 
 def _filters(memory: Memory, span: dates.Span, tier: str | None, within: str | None,
