@@ -3,7 +3,7 @@
     python bench/recall.py [--years 1,10] [--turns-per-day 40] [--json]
     python bench/recall.py --side-by-side [--repeat 9]
     python bench/recall.py --served [--years 1,10] [--vector-days 30] [--vectors] [--encoder static]
-                           [--random-vectors] [--repeat 5]
+                           [--random-vectors] [--repeat 5] [--memory "LABEL=PATH" …]
 
 ``--side-by-side`` times what an agent pays, the memories of each size taken in turn within
 each round so machine noise falls on both alike: ``souveraine recall WORDS`` in a fresh
@@ -325,7 +325,14 @@ def main() -> None:
     parser.add_argument("--random-vectors", action="store_true",
                         help="with --served: also each size served with random vectors (their cost, not their ranking)")
     parser.add_argument("--cache", type=Path, default=generate.CACHE)
+    parser.add_argument("--memory", action="append", default=[], metavar="LABEL=PATH",
+                        help="with --served: ask this memory as it is instead of generated ones (repeatable; a"
+                             " LABEL ending in ', vectors' is served with them: its souveraine.toml is rewritten)")
     args = parser.parse_args()
+    if args.served and args.memory:
+        roots = {label: Path(path) for label, _, path in (given.partition("=") for given in args.memory)}
+        print(json.dumps(served(roots, args.repeat, args.encoder), indent=2))
+        return
     if args.served:
         sizes = [(f"{years} y", generate.Shape.years(years)) for years in (int(y) for y in args.years.split(","))]
         shapes = [(f"{args.vector_days} d, vectors", generate.Shape(days=args.vector_days)), *sizes]
