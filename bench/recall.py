@@ -267,7 +267,13 @@ def random_vectors(root: Path) -> int:
 
 def _set_semantic(root: Path, on: bool, encoder: str = "auto") -> None:
     config = root / "souveraine.toml"
-    text = config.read_text(encoding="utf-8")
+    kept, section = [], ""
+    for row in config.read_text(encoding="utf-8").splitlines():
+        if row.startswith("["):
+            section = row.strip()
+        if not (section == "[recall]" and row.split("=")[0].strip() in ("semantic", "encoder")):
+            kept.append(row)        # a memory given as it is may name them already
+    text = "\n".join(kept) + "\n"
     line = f"semantic = {'true' if on else 'false'}\nencoder = \"{encoder}\""
     text = text.replace("[recall]\n", f"[recall]\n{line}\n") if "[recall]\n" in text else f"{text}\n[recall]\n{line}\n"
     config.write_text(text, encoding="utf-8")

@@ -36,10 +36,16 @@ def test_the_command_line_starts_without_any_heavy_library():
 
 
 def test_a_recall_imports_neither_click_nor_a_heavy_library_nor_another_command(memory):
+    for user, assistant in (("The deploy key rotated last night", "Rotate the deploy key monthly then"),
+                            ("Which key opens the shed?", "The brass key, on the hook")):
+        assert souveraine("--memory", str(memory.root), "persist", "--user", user, "--assistant", assistant,
+                          "--session", "s1").returncode == 0
     assert souveraine("--memory", str(memory.root), "recall", "anything").returncode == 0   # builds the index
     found = imported("--memory", str(memory.root), "recall", "deploy key", "--json")
     assert "souveraine.recall.search" in found and "sqlite3" in found
+    assert "souveraine.recall.diversity" in found       # hits were found and ranked: the whole path ran
     assert not top(found) & {*HEAVY, "click", "typing"}
+    assert not top(found) & {"numpy", "tokenizers"}     # by words alone, in its own process: no vectors
     assert not found & {"dataclasses", "inspect"}       # records are plain classes (souveraine/record.py)
     assert not found & {"threading", "gzip", "souveraine.store.conventions"}    # used by writes, the lexicon reads zlib
     assert {m for m in found if m.startswith("souveraine.cli.")} == {"souveraine.cli.lean", "souveraine.cli.hits",

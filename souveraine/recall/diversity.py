@@ -63,11 +63,11 @@ def _likeness(a: Candidate, b: Candidate, words: float, vectors: float, cosine: 
 
 def _cosines(pool: list[Candidate]) -> list[list[float | None]] | None:
     """Every pair's cosine, in one product (None where a candidate has no vector)."""
-    import numpy as np
-
     held = [i for i, c in enumerate(pool) if c.vector is not None]
     if not held:
-        return None
+        return None             # by words alone: numpy is never imported (80 ms of a command's start)
+    import numpy as np
+
     vectors = np.stack([pool[i].vector for i in held]).astype(np.float32)
     products = np.einsum("ik,jk->ij", vectors, vectors).tolist()      # einsum: no BLAS threads (semantic.cosines)
     out: list[list[float | None]] = [[None] * len(pool) for _ in pool]
