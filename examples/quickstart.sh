@@ -15,7 +15,7 @@ run surface
 run ledger commitments
 run reflect --force
 run recall "when does Lena arrive"
-run recall "family visiting Portugal" --semantic --limit 1     # no word in common: found by meaning
+run recall "family visit" --semantic --limit 1     # no word in common: found by meaning
 run wake --budget 2000
 run status --bandwidth medium
 printf '\nThe memory is a git repository of Markdown files:\n'

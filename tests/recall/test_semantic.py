@@ -313,3 +313,20 @@ def test_meaning_alone_looks_among_the_newest_and_words_bring_the_older():
     assert found == pytest.approx(dict(sorted(among.items(), key=lambda kv: -kv[1])[:10]))
     assert semantic.Meaning(query, ids, matrix, rows).best(10) == pytest.approx(
         dict(sorted(exact.items(), key=lambda kv: -kv[1])[:10]))   # under 20,000: every document
+
+
+def test_the_quickstarts_question_by_meaning_finds_the_sisters_arrival(memory, invoke):
+    """examples/quickstart.sh shows meaning with the default install (the static encoder): its
+    question shares no word with the turn it finds."""
+    config = memory.root / "souveraine.toml"
+    text = config.read_text()
+    config.write_text(text.replace("[recall]\n", "[recall]\nencoder = \"static\"\n") if "[recall]\n" in text
+                      else text + "\n[recall]\nencoder = \"static\"\n")
+    for user, assistant in (("My sister Lena lands in Lisbon on Friday.",
+                             "Noted: Lena arrives in Lisbon on Friday. I'll remember that you take your tea green."),
+                            ("Can you book the train to Porto for Saturday?",
+                             "I'll follow up on the Porto train tomorrow, once the timetable is out.")):
+        assert invoke("persist", "--session", "demo", "--user", user, "--assistant", assistant).exit_code == 0
+    assert invoke("reflect", "--force").exit_code == 0
+    found = json.loads(invoke("recall", "family visit", "--semantic", "--limit", "1", "--json").output)
+    assert [hit["snippet"] for hit in found] == ["My sister Lena lands in Lisbon on Friday."]
