@@ -41,8 +41,7 @@ def select(candidates: list[Candidate], limit: int, penalty: float = PENALTY,
         left.remove(at)
         chosen.append(at)
         for i in left:
-            cosine = meaning[i][at] if meaning else None
-            alike[i] = max(alike[i], _likeness(pool[i], pool[at], words, vectors, cosine))
+            alike[i] = max(alike[i], _likeness(pool[i], pool[at], words, vectors, meaning(i, at) if meaning else None))
     return [pool[i] for i in chosen]
 
 
@@ -61,18 +60,14 @@ def _likeness(a: Candidate, b: Candidate, words: float, vectors: float, cosine: 
     return out
 
 
-def _cosines(pool: list[Candidate]) -> list[list[float | None]] | None:
-    """Every pair's cosine, in one product (None where a candidate has no vector)."""
-    held = [i for i, c in enumerate(pool) if c.vector is not None]
+def _cosines(pool: list[Candidate]):
+    """The cosine of two candidates by their places in the pool (None where one has no vector),
+    every pair from one product; None where no candidate has a vector."""
+    held = {i: n for n, i in enumerate(i for i, c in enumerate(pool) if c.vector is not None)}
     if not held:
         return None             # by words alone: numpy is never imported (80 ms of a command's start)
     import numpy as np
 
     vectors = np.stack([pool[i].vector for i in held]).astype(np.float32)
     products = np.einsum("ik,jk->ij", vectors, vectors).tolist()      # einsum: no BLAS threads (semantic.cosines)
-    out: list[list[float | None]] = [[None] * len(pool) for _ in pool]
-    for a, i in enumerate(held):
-        row = out[i]
-        for b, j in enumerate(held):
-            row[j] = products[a][b]
-    return out
+    return lambda a, b: products[held[a]][held[b]] if a in held and b in held else None

@@ -174,7 +174,7 @@ class Search(Record):
             return _hits(conn, self._listing(conn), None)
         pool = self._pool(conn, kept, match, plan.window, plan)
         named = [t for t in self.terms if len(t.words) == 1 and t.words[0][:1].isupper()]
-        _add_names(conn, pool, [*named, *(t for t in plan.dropped if t not in named)], max(MIN_POOL, POOL * self.limit))
+        _add_names(conn, pool, [*named, *(t for t in plan.dropped if t not in named)], self._room())
         if self.meaning:
             from souveraine.recall import semantic
 
@@ -188,7 +188,7 @@ class Search(Record):
                 if more is not None:
                     semantic.blend(pool, meaning.of(list(pool), more) if self.person
                                    else meaning.best(depth, more, also=list(pool)), share, depth)
-        pool = _best(pool, max(MIN_POOL, POOL * self.limit))
+        pool = _best(pool, self._room())
         if not pool and len(kept) < len(self.terms):            # the rare words found nothing: try them all
             kept = self.terms
             match = query.both(query.expression(kept), self.person)
@@ -199,6 +199,10 @@ class Search(Record):
             taken = {doc_id for doc_id, _ in ranked}        # the words found little: the period fills the rest
             ranked += [row for row in self._listing(conn) if row[0] not in taken][:self.limit - len(ranked)]
         return _hits(conn, ranked, every or match)   # mark every word asked for
+
+    def _room(self) -> int:
+        """How many of the best matches the ranking looks at (SQLite's pool, and after the vectors')."""
+        return max(MIN_POOL, POOL * self.limit)
 
     def _speaker(self, conn) -> None:
         """A name in the query that names a speaker ("Which apprentices has Karim trained?")
@@ -221,7 +225,7 @@ class Search(Record):
         SQLite sorts (``ORDER BY relevance``), not as FTS5's ``rank``: the same order, 30 to 45 %
         faster at ten years (FTS5 computes a configured rank twice a row)."""
         where, params = self.filters
-        size = max(MIN_POOL, POOL * self.limit)
+        size = self._room()
         relevance = self.ranking.relevance(index.COLUMNS)
         base = f"SELECT rowid, {relevance} AS relevance FROM fts WHERE fts MATCH :match"
         params = {**params, **self.ranking.params(), "match": match, "size": size}
@@ -612,7 +616,7 @@ def _scratch(conn, ids: list[int]) -> tuple[sqlite3.Connection, str]:
     in-memory database, where their snippets are found: asked of the index, the query would
     walk every match of its words to reach these few (1.7 ms at ten years; 0.4 ms here). Not a
     temp table of ``conn``: what it writes would look like a change to the index. Taken from
-    the idle ones (a search at a time each), given back with ``_done``."""
+    ``_idle`` (one search at a time each); ``_snippets`` gives it back."""
     spec = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'fts'").fetchone()[0]
     tokenizer = re.search(r"tokenize='((?:[^']|'')*)'", spec).group(1)
     try:
